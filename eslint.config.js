@@ -1,0 +1,71 @@
+import tseslint from 'typescript-eslint';
+
+// Layer boundaries (as in VS Code / Foxglove): each layer reaches across only through src-shared.
+const noElectronOrRenderer = {
+  patterns: [
+    { group: ['electron', 'electron/*'], message: 'The engine is a plain Node process: never import electron.' },
+    { group: ['**/src-renderer/**', '**/src-renderer'], message: 'Only src-shared crosses the engine/renderer boundary.' },
+    { group: ['**/electron/**'], message: 'The engine does not import the Electron shell.' },
+  ],
+};
+const openaiOnlyAtEdge = {
+  group: ['openai', 'openai/*'],
+  message: 'Only src-main/engine/agent/openai/ imports the openai SDK.',
+};
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**', '.robocell/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['src-main/engine/**/*.ts'],
+    ignores: ['src-main/engine/agent/openai/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...noElectronOrRenderer.patterns, openaiOnlyAtEdge] }],
+    },
+  },
+  {
+    files: ['src-main/engine/agent/openai/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', noElectronOrRenderer] },
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/src-renderer/**', '**/src-renderer'], message: 'The shell talks to the UI only through src-shared and the preload.' },
+          { group: ['**/engine/**'], message: 'The shell spawns the engine as a process; it does not import it.' },
+          openaiOnlyAtEdge,
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/src-main/**', '**/src-main'], message: 'The renderer reaches the engine only through src-shared and the transport.' },
+          { group: ['electron', 'electron/*'], message: 'The renderer runs in a browser too: no electron imports.' },
+          openaiOnlyAtEdge,
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/src-main/**', '**/src-renderer/**', 'electron', 'node:*', 'fs', 'path', 'ws'], message: 'src-shared runs on both sides: no imports from either side or from Node.' },
+          openaiOnlyAtEdge,
+        ],
+      }],
+    },
+  },
+);

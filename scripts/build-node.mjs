@@ -1,0 +1,21 @@
+// Builds the Node entries (the engine/CLI and the benchmarks) with esbuild. Dependencies stay
+// external so native addons (isolated-vm, webgpu) and WASM (@mujoco/mujoco) load from node_modules.
+import { build } from 'esbuild';
+
+const started = Date.now();
+await build({
+  entryPoints: {
+    cli: 'src-main/engine/cli/main.ts',
+    bench: 'src-main/engine/bench/main.ts',
+  },
+  outdir: 'out/node',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+console.log(`built out/node in ${Date.now() - started} ms`);

@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: each suite prints its figures and ratios measured in this one run, because
+ * machines here are shared and noisy and only same-run ratios compare.
+ */
+export interface BenchSuite {
+  name: string;
+  run(): Promise<void>;
+}
+
+const suites: BenchSuite[] = [];
+
+const only = process.argv.slice(2);
+for (const suite of suites) {
+  if (only.length && !only.includes(suite.name)) continue;
+  console.log(`\n## ${suite.name}`);
+  await suite.run();
+}
+if (suites.length === 0) console.log('no benchmark suites registered yet');

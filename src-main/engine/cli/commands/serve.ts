@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { startEngine } from '../../engine';
+import { UsageError, type Command } from '../command';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the engine: the studio UI over HTTP and the protocol over WebSocket, on 127.0.0.1 only.',
+  usage: 'robocell serve [--port N] [--token T] [--allow-origin URL]... [--parent-stdin] [--no-ui]',
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', default: '0' },
+        token: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
+        'parent-stdin': { type: 'boolean', default: false },
+        'no-ui': { type: 'boolean', default: false },
+      },
+    });
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${values.port}`);
+    // A token from the environment keeps it out of `ps` output when a parent process starts us.
+    const token = values.token ?? process.env.ROBOCELL_TOKEN ?? undefined;
+    const engine = await startEngine({ port, token, extraOrigins: values['allow-origin'], staticDir: values['no-ui'] ? null : undefined });
+    // The one machine-readable line a parent (the Electron shell, tests) waits for.
+    process.stdout.write(JSON.stringify({ ready: { port: engine.server.port, pid: process.pid } }) + '\n');
+    if (!values['parent-stdin']) process.stderr.write(`Robocell Studio engine listening. Open:\n  ${engine.server.url}\n`);
+
+    return await new Promise<number>((resolve) => {
+      let closing = false;
+      const shutdown = (why: string) => {
+        if (closing) return;
+        closing = true;
+        process.stderr.write(`engine: shutting down (${why})\n`);
+        const force = setTimeout(() => resolve(0), 3000);
+        force.unref();
+        void engine.close().then(() => {
+          clearTimeout(force);
+          resolve(0);
+        });
+      };
+      process.once('SIGINT', () => shutdown('SIGINT'));
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      if (values['parent-stdin']) {
+        // The shell holds our stdin open; when it dies without signalling, stdin ends.
+        process.stdin.on('end', () => shutdown('parent stdin closed'));
+        process.stdin.on('error', () => shutdown('parent stdin closed'));
+        process.stdin.resume();
+      }
+    }).then((code) => {
+      // Stray handles (a stuck client) must not keep the process alive after shutdown.
+      setTimeout(() => process.exit(code), 50).unref();
+      return code;
+    });
+  },
+};

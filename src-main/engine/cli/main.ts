@@ -1,0 +1,53 @@
+import { ENGINE_VERSION } from '../../../src-shared/version';
+import { UsageError, type Command } from './command';
+import { serveCommand } from './commands/serve';
+
+const commands: Command[] = [serveCommand];
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `robocell ${ENGINE_VERSION} — Robocell Studio's engine and command line`,
+    '',
+    'Usage: robocell <command> [options]',
+    '',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `robocell <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    console.log(ENGINE_VERSION);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`robocell: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`Usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof Error && err.name === 'UsageError')) {
+      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}`);
+      return 2;
+    }
+    if (err instanceof TypeError && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}`);
+      return 2;
+    }
+    console.error(`robocell ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

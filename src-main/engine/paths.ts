@@ -1,0 +1,21 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cachedRoot: string | null = null;
+
+/** The project root, found from this module whether it runs from src-main or from out/node. */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'robocell-studio') return (cachedRoot = dir);
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the robocell-studio package root');
+    dir = up;
+  }
+}
+
+export const assetsDir = (): string => join(packageRoot(), 'assets');
+export const rendererDir = (): string => join(packageRoot(), 'out', 'renderer');

@@ -1,0 +1,69 @@
+/**
+ * The contract between an environment's primitives and the two agent interfaces. Both the
+ * code arm (cells call `robo.NAME(positional..., options)`) and the tool-calling arm (one tool per
+ * primitive with a flat JSON object of arguments) reach the same `invoke`, so neither can offer
+ * the model something the other lacks.
+ */
+import type { z } from 'zod';
+
+export interface ParamDoc {
+  name: string;
+  /** TypeScript-ish type shown to the model, e.g. "[x, y, z] metres" or "number". */
+  type: string;
+  doc: string;
+  /** zod schema that validates this argument; the JSON schema for tools is derived from it. */
+  schema: z.ZodType;
+  optional?: boolean;
+}
+
+export interface ResultFieldDoc {
+  name: string;
+  type: string;
+  doc: string;
+}
+
+export interface PrimitiveSpec {
+  name: string;
+  summary: string;
+  /** Required arguments, passed positionally in cells. */
+  positional: ParamDoc[];
+  /** Optional arguments, passed as one trailing options object in cells. */
+  options: ParamDoc[];
+  returns: ResultFieldDoc[];
+  /** True when the primitive moves the robot (the tool-calling arm attaches images after these). */
+  motion: boolean;
+}
+
+/** Named arguments: the positional ones by their names plus the option fields. */
+export type NamedArgs = Record<string, unknown>;
+
+export interface Primitive {
+  spec: PrimitiveSpec;
+  invoke(args: NamedArgs): Promise<unknown>;
+}
+
+export interface PrimitiveRegistry {
+  list(): PrimitiveSpec[];
+  get(name: string): Primitive | undefined;
+}
+
+/** Thrown for misuse: bad arguments, unknown object, unreachable target. Message says what was wrong. */
+export class PrimitiveError extends Error {
+  override name = 'PrimitiveError';
+}
+
+/** Thrown by every motion once the task's success predicate has held. Cells must not swallow it. */
+export class EpisodeFinished extends Error {
+  override name = 'EpisodeFinished';
+}
+
+export interface LedgerEntry {
+  index: number;
+  name: string;
+  args: NamedArgs;
+  simSteps: number;
+  wallMs: number;
+  outcome: 'ok' | 'error' | 'finished';
+  result?: unknown;
+  error?: string;
+}
