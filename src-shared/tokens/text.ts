@@ -1,0 +1,100 @@
+/**
+ * Local token estimates for chat messages: the o200k tokenizer (GPT-4o class) for text plus the
+ * per-message framing the Chat Completions API adds. Uses the `lite` entry with only the o200k
+ * ranks so the UI bundle stays small; no Node imports, because the UI shows the same estimates.
+ */
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { imageTokens, type ImageDetail, type ImageTokenFamily } from './images';
+
+let encoder: Tiktoken | null = null;
+
+function o200k(): Tiktoken {
+  // Building the rank table takes ~100 ms, so do it once and only when first needed.
+  encoder ??= new Tiktoken(o200kBase);
+  return encoder;
+}
+
+export function countTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  return o200k().encode(text, [], []).length;
+}
+
+/** The token framing OpenAI documents for chat models: every message costs a few tokens more than its text. */
+export const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_PER_NAME = 1;
+/** Every reply is primed with `<|start|>assistant<|message|>`. */
+export const TOKENS_REPLY_PRIMING = 3;
+
+export type TokenPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; widthPx: number; heightPx: number; detail: ImageDetail };
+
+/** The shape the estimator needs; the agent's message type is structurally compatible. */
+export interface TokenMessage {
+  role: string;
+  content: string | TokenPart[] | null;
+  name?: string;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  toolCallId?: string;
+}
+
+export interface TokenTool {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+export interface MessageEstimate {
+  textTokens: number;
+  imageTokens: number;
+  total: number;
+}
+
+export function estimateMessage(msg: TokenMessage, family: ImageTokenFamily = 'gpt-4o'): MessageEstimate {
+  let text = TOKENS_PER_MESSAGE + countTextTokens(msg.role);
+  let image = 0;
+  if (msg.name) text += TOKENS_PER_NAME + countTextTokens(msg.name);
+  if (typeof msg.content === 'string') text += countTextTokens(msg.content);
+  else if (msg.content) {
+    for (const part of msg.content) {
+      if (part.type === 'text') text += countTextTokens(part.text);
+      else image += imageTokens(part.widthPx, part.heightPx, part.detail, family);
+    }
+  }
+  for (const call of msg.toolCalls ?? []) text += countTextTokens(call.name) + countTextTokens(call.arguments) + TOKENS_PER_MESSAGE;
+  if (msg.toolCallId) text += countTextTokens(msg.toolCallId);
+  return { textTokens: text, imageTokens: image, total: text + image };
+}
+
+/**
+ * Tool definitions are injected into the prompt in a TypeScript-like form the API does not
+ * publish; counting their JSON is a close, slightly high, estimate.
+ */
+export function estimateTools(tools: TokenTool[]): number {
+  if (tools.length === 0) return 0;
+  let n = 12;
+  for (const t of tools) n += 8 + countTextTokens(t.name) + countTextTokens(t.description) + countTextTokens(JSON.stringify(t.parameters));
+  return n;
+}
+
+export interface ContextEstimate extends MessageEstimate {
+  perMessage: number[];
+  toolTokens: number;
+}
+
+/** The estimated prompt tokens of one request: every message, the tool definitions and the reply priming. */
+export function estimateContext(messages: TokenMessage[], tools: TokenTool[] = [], family: ImageTokenFamily = 'gpt-4o'): ContextEstimate {
+  const perMessage: number[] = [];
+  let textTokens = TOKENS_REPLY_PRIMING;
+  let imageTok = 0;
+  for (const m of messages) {
+    const e = estimateMessage(m, family);
+    perMessage.push(e.total);
+    textTokens += e.textTokens;
+    imageTok += e.imageTokens;
+  }
+  const toolTokens = estimateTools(tools);
+  textTokens += toolTokens;
+  return { textTokens, imageTokens: imageTok, total: textTokens + imageTok, perMessage, toolTokens };
+}
