@@ -1,0 +1,190 @@
+/**
+ * Turns an MJCF on disk (or a string plus in-memory files) into a model, through a private MEMFS
+ * directory per load. Files are mirrored at their absolute disk paths under that directory, so
+ * MuJoCo resolves includes, meshdir/texturedir/assetdir and `file=` exactly as it would on disk.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, posix, relative, resolve } from 'node:path';
+import { mujocoOutputMark, mujocoOutputSince, type MainModule, type MjModel } from './mujoco';
+
+export interface LoadOptions {
+  /** Rewrites each MJCF file (main and includes) before MuJoCo sees it; relPath is relative to the main file's folder. */
+  patchXml?: (xml: string, relPath: string) => string;
+}
+
+export class SimLoadError extends Error {
+  override name = 'SimLoadError';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`cannot load MJCF ${file}: ${reason}`);
+  }
+}
+
+const MEMFS_ROOT = '/robocell-loads';
+let loadCounter = 0;
+
+/** Attributes that name files, per asset element; `<texture>` cube maps use the six side names. */
+const FILE_ATTRS: Record<string, { attrs: string[]; dirAttr: 'meshdir' | 'texturedir'; kind: string }> = {
+  mesh: { attrs: ['file'], dirAttr: 'meshdir', kind: 'mesh' },
+  skin: { attrs: ['file'], dirAttr: 'meshdir', kind: 'skin' },
+  hfield: { attrs: ['file'], dirAttr: 'meshdir', kind: 'height field' },
+  texture: { attrs: ['file', 'fileright', 'fileleft', 'fileup', 'filedown', 'filefront', 'fileback'], dirAttr: 'texturedir', kind: 'texture' },
+};
+
+const TAG_RE = /<(include|compiler|mesh|skin|hfield|texture)\b([^>]*)>/g;
+const ATTR_RE = /([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+function attributes(source: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of source.matchAll(ATTR_RE)) out.set(m[1], m[2] ?? m[3] ?? '');
+  return out;
+}
+
+interface Tag {
+  tag: string;
+  attrs: Map<string, string>;
+}
+
+function scanTags(xml: string): Tag[] {
+  const withoutComments = xml.replace(/<!--[\s\S]*?-->/g, '');
+  return [...withoutComments.matchAll(TAG_RE)].map((m) => ({ tag: m[1], attrs: attributes(m[2]) }));
+}
+
+/** Every file a model on disk needs, by absolute path, with the MJCF files already patched. */
+export function collectModelFiles(mjcfPath: string, opts: LoadOptions = {}): Map<string, Uint8Array | string> {
+  const mainAbs = resolve(mjcfPath);
+  const mainDir = dirname(mainAbs);
+  const files = new Map<string, Uint8Array | string>();
+  const tags: Array<Tag & { from: string }> = [];
+
+  const readXml = (abs: string, referencedBy: string | null): void => {
+    if (files.has(abs)) return; // an include cycle or a repeated include: MuJoCo reports it if it matters
+    if (!existsSync(abs) || !statSync(abs).isFile()) {
+      const reason = referencedBy ? `included file ${abs} does not exist (included from ${referencedBy})` : 'file not found';
+      throw new SimLoadError(referencedBy ?? abs, reason);
+    }
+    let xml = readFileSync(abs, 'utf8');
+    if (opts.patchXml) xml = opts.patchXml(xml, relative(mainDir, abs).split('\\').join('/'));
+    files.set(abs, xml);
+    for (const t of scanTags(xml)) {
+      if (t.tag === 'include') {
+        const file = t.attrs.get('file');
+        if (!file) throw new SimLoadError(abs, '<include> without a file attribute');
+        readXml(resolve(mainDir, file), abs); // MuJoCo resolves includes against the main file's folder
+      } else {
+        tags.push({ ...t, from: abs });
+      }
+    }
+  };
+  readXml(mainAbs, null);
+
+  // <compiler> may sit in any included file and applies to the whole model.
+  const compiler = new Map<string, string>();
+  for (const t of tags) if (t.tag === 'compiler') for (const [k, v] of t.attrs) compiler.set(k, v);
+  const stripPath = compiler.get('strippath') === 'true';
+  const assetDir = compiler.get('assetdir');
+
+  for (const t of tags) {
+    const spec = FILE_ATTRS[t.tag];
+    if (!spec) continue;
+    const dir = compiler.get(spec.dirAttr) ?? assetDir ?? '';
+    for (const attr of spec.attrs) {
+      const raw = t.attrs.get(attr);
+      if (!raw) continue;
+      const name = stripPath ? basename(raw) : raw;
+      const abs = isAbsolute(name) ? name : resolve(mainDir, dir, name);
+      if (!existsSync(abs)) {
+        const what = t.attrs.get('name') ? `${spec.kind} "${t.attrs.get('name')}"` : `a ${spec.kind}`;
+        throw new SimLoadError(t.from, `missing ${spec.kind} file ${abs} (${attr}="${raw}" of ${what})`);
+      }
+      if (!files.has(abs)) files.set(abs, new Uint8Array(readFileSync(abs)));
+    }
+  }
+  return files;
+}
+
+/** A MEMFS directory that holds one load's files; removed (recursively) by `remove()`. */
+export class MemfsDir {
+  readonly path: string;
+  private removed = false;
+
+  constructor(private readonly mj: MainModule) {
+    this.path = `${MEMFS_ROOT}/load-${++loadCounter}`;
+    mj.FS.mkdirTree(this.path, 0o777);
+  }
+
+  /** Writes a file at `path` (absolute disk path or a relative one) inside this directory. */
+  /** Where `path` (absolute disk path or relative) lives inside this directory. */
+  pathOf(path: string): string {
+    const target = posix.join(this.path, path.split('\\').join('/'));
+    if (!target.startsWith(`${this.path}/`)) throw new Error(`refusing to use ${path}: it leaves the load directory`);
+    return target;
+  }
+
+  write(path: string, content: Uint8Array | string): string {
+    const target = this.pathOf(path);
+    this.mj.FS.mkdirTree(posix.dirname(target), 0o777);
+    this.mj.FS.writeFile(target, content);
+    return target;
+  }
+
+  /** Replaces this directory's MEMFS path by `replacement` in a MuJoCo message. */
+  unmap(text: string, replacement = ''): string {
+    return text.split(this.path).join(replacement);
+  }
+
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    const rm = (p: string): void => {
+      const fs = this.mj.FS;
+      const st = fs.stat(p, false);
+      if (fs.isDir(st.mode)) {
+        for (const entry of fs.readdir(p) as string[]) if (entry !== '.' && entry !== '..') rm(`${p}/${entry}`);
+        fs.rmdir(p);
+      } else {
+        fs.unlink(p);
+      }
+    };
+    rm(this.path);
+  }
+}
+
+const LOADING_PREFIX = /^(MuJoCo Error:\s*)?(Loading error:\s*)?(Error:\s*)?/;
+
+/** A thrown value from the WASM side as text: an Error's message, or a C++ exception's via the module. */
+function thrownText(mj: MainModule, e: unknown): string {
+  if (e instanceof Error && e.message) return e.message;
+  const getMessage = (mj as unknown as { getExceptionMessage?: (x: unknown) => [string, string] | string }).getExceptionMessage;
+  if (getMessage && (typeof e === 'number' || (typeof e === 'object' && e !== null))) {
+    try {
+      const msg = getMessage(e);
+      return Array.isArray(msg) ? msg.filter(Boolean).join(': ') : String(msg);
+    } catch {
+      // not a C++ exception: fall through
+    }
+  }
+  return '';
+}
+
+/**
+ * Compiles the MJCF at `memfsPath`. MuJoCo reports failure three ways (a thrown Error, a
+ * message-less C++ exception with the text on stdout, or a null model); all become SimLoadError.
+ */
+export function compileModel(mj: MainModule, memfsPath: string, dir: MemfsDir, displayFile: string): MjModel {
+  const mark = mujocoOutputMark();
+  let model: MjModel | null | undefined;
+  let reason = '';
+  try {
+    model = mj.MjModel.from_xml_path(memfsPath);
+  } catch (e) {
+    reason = thrownText(mj, e);
+    model = null;
+  }
+  if (model) return model;
+  const printed = mujocoOutputSince(mark);
+  const text = [reason, printed].filter(Boolean).join('\n') || 'MuJoCo rejected the model without a message';
+  throw new SimLoadError(displayFile, dir.unmap(text.replace(LOADING_PREFIX, '').trim()));
+}

@@ -1,0 +1,325 @@
+/**
+ * The simulation: one MuJoCo model, its data, a scratch data for IK, and every buffer they need,
+ * all freed by `dispose()`. Everything the rest of the engine does with MuJoCo goes through here
+ * or through ./wrappers, which know the WASM traps.
+ */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { collectModelFiles, compileModel, MemfsDir, SimLoadError, type LoadOptions } from './load';
+import { getMujoco, type DoubleBuffer, type MainModule, type MjData, type MjModel } from './mujoco';
+import { copyOut, modelTimestepSec, readContacts, stateSize, stateSpec, type ContactInfo, type Jacobian } from './wrappers';
+
+export { SimLoadError, type LoadOptions } from './load';
+export type { ContactInfo, Jacobian } from './wrappers';
+
+export type ElementKind = 'body' | 'joint' | 'site' | 'geom' | 'actuator' | 'camera' | 'tendon' | 'key' | 'equality' | 'mesh' | 'sensor' | 'material';
+
+export interface StateProvider {
+  /** Unique per Sim; names this provider's entry in snapshots. */
+  key: string;
+  /** A JSON-compatible value; it is deep-copied into the snapshot. */
+  save(): unknown;
+  load(v: unknown): void;
+}
+
+export interface SimSnapshot {
+  /** mj_getState(mjSTATE_INTEGRATION), bit exact. */
+  state: Float64Array;
+  /** Per state-provider key, the provider's saved value. */
+  extra: Record<string, unknown>;
+}
+
+export interface StepChunkedOptions {
+  /** Steps between yields to the event loop; default 100 (0.2 s of sim at dt 2 ms, ~10 ms of wall). */
+  chunkSteps?: number;
+  /** Stops between chunks; stepChunked then returns the steps it did. */
+  signal?: AbortSignal;
+  /** Called after each chunk, e.g. to stream body poses. */
+  onChunk?: (sim: Sim) => void;
+}
+
+type Controller = (sim: Sim) => void;
+
+const OBJ_NAMES: Record<ElementKind, string> = {
+  body: 'mjOBJ_BODY',
+  joint: 'mjOBJ_JOINT',
+  site: 'mjOBJ_SITE',
+  geom: 'mjOBJ_GEOM',
+  actuator: 'mjOBJ_ACTUATOR',
+  camera: 'mjOBJ_CAMERA',
+  tendon: 'mjOBJ_TENDON',
+  key: 'mjOBJ_KEY',
+  equality: 'mjOBJ_EQUALITY',
+  mesh: 'mjOBJ_MESH',
+  sensor: 'mjOBJ_SENSOR',
+  material: 'mjOBJ_MATERIAL',
+};
+
+const COUNT_FIELDS: Record<ElementKind, keyof MjModel> = {
+  body: 'nbody',
+  joint: 'njnt',
+  site: 'nsite',
+  geom: 'ngeom',
+  actuator: 'nu',
+  camera: 'ncam',
+  tendon: 'ntendon',
+  key: 'nkey',
+  equality: 'neq',
+  mesh: 'nmesh',
+  sensor: 'nsensor',
+  material: 'nmat',
+};
+
+const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+export class Sim {
+  readonly timestepSec: number;
+  readonly nbody: number;
+  /** Where the model came from: a disk path, or '<string>'. */
+  readonly source: string;
+
+  private controllers: Controller[] = [];
+  private readonly providers = new Map<string, StateProvider>();
+  private scratch: MjData | null = null;
+  private readonly stateBuf: DoubleBuffer;
+  private readonly jacpBuf: DoubleBuffer;
+  private readonly jacrBuf: DoubleBuffer;
+  private readonly jac: Jacobian;
+  private readonly spec: number;
+  private readonly objTypes: Record<ElementKind, number>;
+  private disposed = false;
+
+  private constructor(
+    readonly mj: MainModule,
+    readonly model: MjModel,
+    readonly data: MjData,
+    private readonly dir: MemfsDir,
+    source: string,
+  ) {
+    this.source = source;
+    this.timestepSec = modelTimestepSec(model);
+    this.nbody = model.nbody;
+    this.spec = stateSpec(mj);
+    this.stateBuf = new mj.DoubleBuffer(stateSize(mj, model, this.spec));
+    const n = 3 * model.nv;
+    this.jacpBuf = new mj.DoubleBuffer(Math.max(n, 1));
+    this.jacrBuf = new mj.DoubleBuffer(Math.max(n, 1));
+    this.jac = { jacp: new Float64Array(n), jacr: new Float64Array(n) };
+    const types = mj.mjtObj as unknown as Record<string, { value: number }>;
+    this.objTypes = Object.fromEntries(Object.entries(OBJ_NAMES).map(([k, v]) => [k, types[v].value])) as Record<ElementKind, number>;
+  }
+
+  /** Loads an MJCF from disk with every include, mesh, texture, height field and skin it references. */
+  static async load(mjcfPath: string, opts: LoadOptions = {}): Promise<Sim> {
+    const mj = await getMujoco();
+    const abs = resolve(mjcfPath);
+    const files = collectModelFiles(abs, opts);
+    return Sim.fromFiles(mj, files, abs, abs);
+  }
+
+  /** Loads an MJCF string; `files` (relative paths) are placed beside it, e.g. meshes or includes. */
+  static async loadString(xml: string, files: Record<string, Uint8Array | string> = {}): Promise<Sim> {
+    const mj = await getMujoco();
+    const all = new Map<string, Uint8Array | string>();
+    for (const [rel, content] of Object.entries(files)) {
+      if (rel.startsWith('/') || rel.split(/[\\/]/).includes('..')) throw new SimLoadError('<string>', `file name ${rel} must be relative and stay inside the model folder`);
+      all.set(`model/${rel}`, content);
+    }
+    all.set('model/model.xml', xml);
+    return Sim.fromFiles(mj, all, 'model/model.xml', '<string>');
+  }
+
+  private static fromFiles(mj: MainModule, files: Map<string, Uint8Array | string>, main: string, display: string): Sim {
+    const dir = new MemfsDir(mj);
+    let model: MjModel | null = null;
+    try {
+      for (const [path, content] of files) dir.write(path, content);
+      model = compileModel(mj, dir.pathOf(main), dir, display);
+      const data = new mj.MjData(model);
+      const sim = new Sim(mj, model, data, dir, display);
+      mj.mj_forward(model, data);
+      return sim;
+    } catch (e) {
+      model?.delete();
+      dir.remove();
+      throw e;
+    }
+  }
+
+  /** The id of a named element, or -1. */
+  id(kind: ElementKind, name: string): number {
+    return this.mj.mj_name2id(this.model, this.objTypes[kind], name);
+  }
+
+  /** The id of a named element; throws an error naming the element and listing the known ones. */
+  requireId(kind: ElementKind, name: string): number {
+    const id = this.id(kind, name);
+    if (id >= 0) return id;
+    const known = this.names(kind).filter(Boolean);
+    const shown = known.length > 12 ? `${known.slice(0, 12).join(', ')}, … (${known.length} in all)` : known.join(', ') || 'none';
+    throw new Error(`unknown ${kind} "${name}" in ${this.source} (known ${kind}s: ${shown})`);
+  }
+
+  /** The element's name ('' when unnamed). */
+  name(kind: ElementKind, id: number): string {
+    return this.mj.mj_id2name(this.model, this.objTypes[kind], id) ?? '';
+  }
+
+  /** All names of a kind, by id. */
+  names(kind: ElementKind): string[] {
+    const n = this.model[COUNT_FIELDS[kind]] as number;
+    return Array.from({ length: n }, (_, i) => this.name(kind, i));
+  }
+
+  resetToKeyframe(name: string): void {
+    this.mj.mj_resetDataKeyframe(this.model, this.data, this.requireId('key', name));
+    this.mj.mj_forward(this.model, this.data);
+  }
+
+  forward(): void {
+    this.mj.mj_forward(this.model, this.data);
+  }
+
+  /** Steps as fast as possible; every registered controller runs before each mj_step. */
+  step(n = 1): void {
+    this.assertLive();
+    const { mj, model, data } = this;
+    const controllers = this.controllers;
+    const nc = controllers.length;
+    if (nc === 0) {
+      for (let i = 0; i < n; i++) mj.mj_step(model, data);
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < nc; c++) controllers[c](this);
+      mj.mj_step(model, data);
+    }
+  }
+
+  /** Registers a per-step controller; returns the function that removes it. */
+  addController(fn: Controller): () => void {
+    // copy-on-write: a controller that removes itself mid-step does not disturb the running loop
+    this.controllers = [...this.controllers, fn];
+    return () => {
+      this.controllers = this.controllers.filter((c) => c !== fn);
+    };
+  }
+
+  /** Steps `n` times in chunks, yielding to the event loop between chunks; returns the steps done. */
+  async stepChunked(n: number, opts: StepChunkedOptions = {}): Promise<number> {
+    const chunk = Math.max(1, Math.floor(opts.chunkSteps ?? 100));
+    let done = 0;
+    while (done < n) {
+      if (opts.signal?.aborted) break;
+      const k = Math.min(chunk, n - done);
+      this.step(k);
+      done += k;
+      opts.onChunk?.(this);
+      if (done < n) await yieldToEventLoop();
+      if (this.disposed) break;
+    }
+    return done;
+  }
+
+  addStateProvider(p: StateProvider): void {
+    if (this.providers.has(p.key)) throw new Error(`a state provider with key "${p.key}" is already registered`);
+    this.providers.set(p.key, p);
+  }
+
+  removeStateProvider(key: string): void {
+    this.providers.delete(key);
+  }
+
+  snapshot(): SimSnapshot {
+    this.assertLive();
+    this.mj.mj_getState(this.model, this.data, this.stateBuf, this.spec);
+    const state = copyOut(this.stateBuf, new Float64Array(this.stateBuf.GetElementCount()));
+    const extra: Record<string, unknown> = {};
+    for (const [key, p] of this.providers) extra[key] = structuredClone(p.save());
+    return { state, extra };
+  }
+
+  restore(s: SimSnapshot): void {
+    this.assertLive();
+    const n = this.stateBuf.GetElementCount();
+    if (s.state.length !== n) throw new Error(`restore: the snapshot has ${s.state.length} state values, this model needs ${n} (a snapshot of another model?)`);
+    this.mj.mj_setState(this.model, this.data, s.state as unknown as number[], this.spec);
+    this.mj.mj_forward(this.model, this.data);
+    for (const [key, p] of this.providers) if (key in s.extra) p.load(structuredClone(s.extra[key]));
+  }
+
+  /** sha256 (hex) of the bytes of the integration state: equal hashes mean bit-identical states. */
+  stateHash(): string {
+    this.assertLive();
+    this.mj.mj_getState(this.model, this.data, this.stateBuf, this.spec);
+    const view = this.stateBuf.GetView() as Float64Array;
+    return createHash('sha256').update(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)).digest('hex');
+  }
+
+  /** nbody × 7 float32: xpos (3) then xquat (4, w x y z) per body, for pose streaming. */
+  bodyPoses(out?: Float32Array): Float32Array {
+    const nb = this.nbody;
+    const poses = out ?? new Float32Array(nb * 7);
+    if (poses.length < nb * 7) throw new Error(`bodyPoses: out has ${poses.length} floats, needs ${nb * 7}`);
+    const xpos = this.data.xpos as Float64Array;
+    const xquat = this.data.xquat as Float64Array;
+    for (let b = 0; b < nb; b++) {
+      const o = b * 7;
+      poses[o] = xpos[3 * b];
+      poses[o + 1] = xpos[3 * b + 1];
+      poses[o + 2] = xpos[3 * b + 2];
+      poses[o + 3] = xquat[4 * b];
+      poses[o + 4] = xquat[4 * b + 1];
+      poses[o + 5] = xquat[4 * b + 2];
+      poses[o + 6] = xquat[4 * b + 3];
+    }
+    return poses;
+  }
+
+  /**
+   * The site Jacobian on `data` (default: the main data; pass scratchData() for IK). The arrays
+   * belong to this Sim and are overwritten by the next call: copy them to keep them.
+   */
+  jacSite(siteId: number, data: MjData = this.data): Jacobian {
+    if (!Number.isInteger(siteId) || siteId < 0 || siteId >= this.model.nsite) throw new Error(`jacSite: no site with id ${siteId} (the model has ${this.model.nsite})`);
+    this.mj.mj_jacSite(this.model, data, this.jacpBuf, this.jacrBuf, siteId);
+    const n = this.jac.jacp.length;
+    this.jac.jacp.set((this.jacpBuf.GetView() as Float64Array).subarray(0, n));
+    this.jac.jacr.set((this.jacrBuf.GetView() as Float64Array).subarray(0, n));
+    return this.jac;
+  }
+
+  contacts(data: MjData = this.data): ContactInfo[] {
+    return readContacts(data);
+  }
+
+  /** A second MjData for IK and look-ahead, created on first use, freed by dispose(). */
+  scratchData(): MjData {
+    this.assertLive();
+    this.scratch ??= new this.mj.MjData(this.model);
+    return this.scratch;
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.controllers = [];
+    this.providers.clear();
+    this.scratch?.delete();
+    this.scratch = null;
+    this.stateBuf.delete();
+    this.jacpBuf.delete();
+    this.jacrBuf.delete();
+    this.data.delete();
+    this.model.delete();
+    this.dir.remove();
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error(`this Sim (${this.source}) was disposed`);
+  }
+}
