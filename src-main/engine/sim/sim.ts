@@ -157,7 +157,8 @@ export class Sim {
     if (id >= 0) return id;
     const known = this.names(kind).filter(Boolean);
     const shown = known.length > 12 ? `${known.slice(0, 12).join(', ')}, … (${known.length} in all)` : known.join(', ') || 'none';
-    throw new Error(`unknown ${kind} "${name}" in ${this.source} (known ${kind}s: ${shown})`);
+    const plural = kind === 'body' ? 'bodies' : kind === 'equality' ? 'equalities' : `${kind}s`;
+    throw new Error(`unknown ${kind} "${name}" in ${this.source} (known ${plural}: ${shown})`);
   }
 
   /** The element's name ('' when unnamed). */
