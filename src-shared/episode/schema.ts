@@ -1,0 +1,176 @@
+/**
+ * The on-disk episode format, versioned. `meta.json` describes the run; `events.jsonl` holds one
+ * event per line in the order they happened. The conversation is append-only, so the context of
+ * call k is the first `messageCount` messages of the `message` events plus the tools.
+ */
+import { z } from 'zod';
+import { AssistantMessage, Message, TokenUsage, ToolDef } from './messages';
+
+export const EPISODE_SCHEMA_VERSION = 1;
+
+export const Arm = z.enum(['tools', 'code']);
+export type Arm = z.infer<typeof Arm>;
+
+export const InstanceRef = z.object({ taskId: z.string().min(1), variant: z.string().min(1), seed: z.number().int().nonnegative() });
+export type InstanceRef = z.infer<typeof InstanceRef>;
+
+export const ImagesPolicy = z.enum(['on-demand', 'on-motion', 'none']);
+export type ImagesPolicy = z.infer<typeof ImagesPolicy>;
+export const Feedback = z.enum(['pure', 'rich']);
+export type Feedback = z.infer<typeof Feedback>;
+
+export const Budgets = z.object({
+  maxModelCalls: z.number().int().positive(),
+  maxWallMs: z.number().int().positive(),
+  maxSimSteps: z.number().int().positive(),
+});
+export type Budgets = z.infer<typeof Budgets>;
+
+export const AgentSettings = z.object({
+  /** Code arm only; the tool arm always attaches images after motions (unless cameras is empty). */
+  images: ImagesPolicy,
+  feedback: Feedback,
+  cameras: z.array(z.string()),
+  imageDetail: z.enum(['low', 'high', 'auto']),
+  budgets: Budgets,
+});
+export type AgentSettings = z.infer<typeof AgentSettings>;
+
+export const ModelInfo = z.object({
+  /** "scripted" for the offline planner, else the provider's model name. */
+  name: z.string(),
+  /** Shown wherever the model is named, e.g. "scripted (offline planner)". */
+  label: z.string(),
+  scripted: z.boolean(),
+  baseUrl: z.string().nullable(),
+});
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+export const EpisodeMeta = z.object({
+  schemaVersion: z.literal(EPISODE_SCHEMA_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  environment: z.string(),
+  instance: InstanceRef,
+  arm: Arm,
+  model: ModelInfo,
+  settings: AgentSettings,
+  versions: z.record(z.string(), z.string()),
+  /** sha256 of every model/asset file the world loaded, by path relative to assets. */
+  modelFileHashes: z.record(z.string(), z.string()),
+  instruction: z.string(),
+});
+export type EpisodeMeta = z.infer<typeof EpisodeMeta>;
+
+export const Estimate = z.object({ textTokens: z.number().int(), imageTokens: z.number().int(), total: z.number().int() });
+
+const base = { t: z.number().nonnegative() /* ms since the episode started */ };
+
+export const ToolsEvent = z.object({ ...base, type: z.literal('tools'), tools: z.array(ToolDef) });
+export const MessageEvent = z.object({ ...base, type: z.literal('message'), index: z.number().int().nonnegative(), message: Message });
+export const ModelRequestEvent = z.object({
+  ...base,
+  type: z.literal('model/request'),
+  call: z.number().int().positive(),
+  messageCount: z.number().int().positive(),
+  estimate: Estimate,
+});
+export const ModelRetryEvent = z.object({
+  ...base,
+  type: z.literal('model/retry'),
+  call: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  status: z.number().int().nullable(),
+  error: z.string(),
+  waitMs: z.number().nonnegative(),
+});
+export const ModelReplyEvent = z.object({
+  ...base,
+  type: z.literal('model/reply'),
+  call: z.number().int().positive(),
+  reply: AssistantMessage,
+  finishReason: z.string(),
+  /** The API's figures (truth); null when the provider sent none. */
+  usage: TokenUsage.nullable(),
+  estimate: Estimate,
+  costUsd: z.number().nullable(),
+  latencyMs: z.number().nonnegative(),
+  retries: z.number().int().nonnegative(),
+});
+/** A reply the loop could not act on; answered to the model as an error message. */
+export const ModelFaultEvent = z.object({
+  ...base,
+  type: z.literal('model/fault'),
+  call: z.number().int().positive(),
+  kind: z.enum(['unknown-tool', 'bad-arguments', 'empty-reply', 'refusal', 'extra-tool-calls', 'request-failed']),
+  detail: z.string(),
+});
+export const LedgerEntryRecord = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  simSteps: z.number().int(),
+  wallMs: z.number(),
+  outcome: z.enum(['ok', 'error', 'finished']),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+});
+export const ActionEvent = z.object({
+  ...base,
+  type: z.literal('action'),
+  /** 1-based count of actions in the episode. */
+  index: z.number().int().positive(),
+  call: z.number().int().positive(),
+  toolCallId: z.string(),
+  kind: z.enum(['tool', 'cell']),
+  /** Primitive name for a tool action, "javascript" for a cell. */
+  name: z.string(),
+  /** Tool arguments, or `{ code }` for a cell. */
+  args: z.record(z.string(), z.unknown()),
+  ok: z.boolean(),
+  /** The text the model was given back. */
+  resultText: z.string(),
+  ledger: z.array(LedgerEntryRecord),
+  images: z.array(z.object({ file: z.string(), label: z.string(), widthPx: z.number().int(), heightPx: z.number().int() })),
+  simSteps: z.number().int().nonnegative(),
+  stateHash: z.string(),
+  snapshotFile: z.string().nullable(),
+  wallMs: z.number().nonnegative(),
+});
+export const Totals = z.object({
+  llmCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  imageTokens: z.number().int(),
+  estimatedInputTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+  simSteps: z.number().int(),
+  wallMs: z.number(),
+  actions: z.number().int(),
+});
+export type Totals = z.infer<typeof Totals>;
+export const FinishKind = z.enum(['model-finished', 'success', 'budget-calls', 'budget-wall', 'budget-steps', 'model-error', 'stopped', 'error']);
+export type FinishKind = z.infer<typeof FinishKind>;
+export const VerdictEvent = z.object({
+  ...base,
+  type: z.literal('verdict'),
+  success: z.boolean(),
+  finish: FinishKind,
+  reason: z.string(),
+  modelStatus: z.string().nullable(),
+  modelSummary: z.string().nullable(),
+  totals: Totals,
+});
+
+export const EpisodeEvent = z.discriminatedUnion('type', [ToolsEvent, MessageEvent, ModelRequestEvent, ModelRetryEvent, ModelReplyEvent, ModelFaultEvent, ActionEvent, VerdictEvent]);
+export type EpisodeEvent = z.infer<typeof EpisodeEvent>;
+export type ActionEvent = z.infer<typeof ActionEvent>;
+export type VerdictEvent = z.infer<typeof VerdictEvent>;
+export type ModelReplyEvent = z.infer<typeof ModelReplyEvent>;
+export type ModelRequestEvent = z.infer<typeof ModelRequestEvent>;
+export type ModelFaultEvent = z.infer<typeof ModelFaultEvent>;
+export type ModelRetryEvent = z.infer<typeof ModelRetryEvent>;
+export type MessageEvent = z.infer<typeof MessageEvent>;
+export type ToolsEvent = z.infer<typeof ToolsEvent>;
+export type EpisodeEventInput = EpisodeEvent extends infer E ? (E extends { t: number } ? Omit<E, 't'> : never) : never;
