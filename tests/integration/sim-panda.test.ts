@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPanda, patchPandaXml, type PandaRobot } from '../../src-main/engine/robots/panda';
+import type { Vec3 } from '../../src-main/engine/robots/math3';
+
+let robot: PandaRobot;
+beforeAll(async () => {
+  robot = await loadPanda();
+});
+afterAll(() => robot?.dispose());
+
+const dist = (a: Vec3, b: Vec3): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+describe('Menagerie Panda adapter', () => {
+  it('adds a TCP site between the fingertips and gravity compensation when loading', () => {
+    const { sim } = robot;
+    const tcp = sim.requireId('site', 'tcp');
+    expect((sim.model.site_bodyid as Int32Array)[tcp]).toBe(sim.requireId('body', 'hand'));
+    const gravcomp = sim.model.body_gravcomp as Float64Array;
+    for (const b of ['link1', 'link4', 'link7', 'hand']) expect(gravcomp[sim.requireId('body', b)]).toBe(1);
+    expect(sim.requireId('tendon', 'grip')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('only patches panda.xml and fails loudly if the Menagerie file changes shape', () => {
+    expect(patchPandaXml('<mujoco/>', 'scene.xml')).toBe('<mujoco/>');
+    expect(() => patchPandaXml('<mujoco/>', 'panda.xml')).toThrow(/cannot find body "link1"/);
+  });
+
+  it('holds its home pose (gravity compensated servos)', () => {
+    const { sim, arm } = robot;
+    const start = arm.tcpPos();
+    sim.step(500);
+    expect(dist(arm.tcpPos(), start)).toBeLessThan(0.002);
+  });
+
+  it('moves the TCP to a reachable point within 5 mm', () => {
+    const { sim, arm } = robot;
+    for (const target of [
+      [0.5, 0.15, 0.25],
+      [0.35, -0.25, 0.45],
+    ] as Vec3[]) {
+      const steps = arm.planMove(target, 0.3);
+      sim.step(steps + 400);
+      const err = dist(arm.tcpPos(), target);
+      expect(err).toBeLessThan(0.005);
+      expect(Math.abs(arm.tcpYaw() - 0.3)).toBeLessThan(0.05);
+    }
+  });
+
+  it('opens the gripper to a commanded width', () => {
+    const { sim, arm } = robot;
+    arm.setGripper(0.03);
+    sim.step(400);
+    expect(Math.abs(arm.openingM() - 0.03)).toBeLessThan(0.003);
+  });
+
+  it('rejects an unreachable target with a clear error', () => {
+    expect(() => robot.arm.planMove([2, 0, 0.3], 0)).toThrow(/cannot reach/);
+  });
+});
