@@ -8,13 +8,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // package.json "main" points here.
       lib: { entry: resolve('src-main/electron/main.ts') },
+      rollupOptions: { output: { entryFileNames: 'index.js' } },
     },
   },
   preload: {
     build: {
       outDir: 'out/preload',
-      lib: { entry: resolve('src-main/electron/preload.ts') },
+      // A sandboxed preload cannot be an ES module: CommonJS, named .cjs because package.json says "module".
+      lib: { entry: resolve('src-main/electron/preload.ts'), formats: ['cjs'] },
+      rollupOptions: { output: { entryFileNames: 'preload.cjs' } },
     },
   },
   renderer: {

@@ -1,0 +1,144 @@
+import type { EventEmitter } from 'node:events';
+import type { EngineStatus } from '../../src-shared/electronBridge';
+import type { EngineSpawnSpec } from './engineSpawn';
+import { waitForReadyLine } from './readyLine';
+import type { RestartPolicy } from './restartPolicy';
+
+/** The part of node's ChildProcess the supervisor uses (a fake in tests). */
+export interface EngineChild extends EventEmitter {
+  readonly pid?: number;
+  readonly stdout: EventEmitter | null;
+  readonly stderr: EventEmitter | null;
+  readonly stdin: { end(): void } | null;
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+export interface RunningEngine {
+  port: number;
+  pid: number;
+  token: string;
+}
+
+export interface SupervisorDeps {
+  spawn(spec: EngineSpawnSpec): EngineChild;
+  spec(token: string): EngineSpawnSpec;
+  createToken(): string;
+  policy: RestartPolicy;
+  readyTimeoutMs: number;
+  /** How long the engine gets to close after SIGTERM before SIGKILL. */
+  stopGraceMs: number;
+  onStatus(status: EngineStatus): void;
+  onReady(engine: RunningEngine): void;
+  /** The engine's stderr and stray stdout, and the supervisor's own notes. */
+  log(text: string): void;
+}
+
+/** Starts the engine, restarts it with back-off when it dies, and ends it on stop(). */
+export class EngineSupervisor {
+  private child: EngineChild | null = null;
+  private running: RunningEngine | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopping: Promise<void> | null = null;
+  private restartAtOnce = false;
+  private lastError: string | null = null;
+
+  constructor(private readonly deps: SupervisorDeps) {}
+
+  get engine(): RunningEngine | null {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.stopping || this.child) return;
+    this.clearRetry();
+    const token = this.deps.createToken();
+    this.lastError = null;
+    this.deps.onStatus({ state: 'starting' });
+    this.deps.policy.started();
+    const child = this.deps.spawn(this.deps.spec(token));
+    this.child = child;
+    child.stderr?.on('data', (chunk: Buffer | string) => this.deps.log(chunk.toString()));
+    child.on('error', (err: Error) => {
+      this.lastError = `the engine process failed: ${err.message}`;
+      this.deps.log(`shell: ${this.lastError}\n`);
+    });
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => this.onClose(child, code, signal));
+    if (!child.stdout) throw new Error('EngineSupervisor: spawn must pipe the engine stdout');
+    waitForReadyLine(child.stdout, { timeoutMs: this.deps.readyTimeoutMs, onNoise: (line) => this.deps.log(`engine stdout: ${line}\n`) }).then(
+      (ready) => {
+        if (this.child !== child || this.stopping) return;
+        this.running = { port: ready.port, pid: ready.pid, token };
+        this.deps.onStatus({ state: 'running', port: ready.port, pid: ready.pid });
+        this.deps.onReady(this.running);
+      },
+      (err: Error) => {
+        if (this.child !== child) return;
+        this.lastError = err.message;
+        this.deps.log(`shell: ${err.message}\n`);
+        // A process that never says ready is of no use: end it; onClose decides what next.
+        this.terminate(child);
+      },
+    );
+  }
+
+  /** Ends the current engine (if any) and starts a fresh one now, forgetting past failures. */
+  restart(): void {
+    if (this.stopping) return;
+    this.deps.policy.reset();
+    if (this.child) {
+      this.restartAtOnce = true;
+      this.terminate(this.child);
+    } else this.start();
+  }
+
+  /** SIGTERM, then SIGKILL after the grace period; resolves once the process is gone. */
+  stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.clearRetry();
+    const child = this.child;
+    this.stopping = child
+      ? new Promise<void>((resolve) => {
+          child.once('close', () => resolve());
+          this.terminate(child);
+        })
+      : Promise.resolve();
+    return this.stopping;
+  }
+
+  private terminate(child: EngineChild): void {
+    // The engine also exits when its stdin ends (--parent-stdin); the signal makes it prompt.
+    child.stdin?.end();
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), this.deps.stopGraceMs);
+    child.once('close', () => clearTimeout(kill));
+  }
+
+  private onClose(child: EngineChild, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    this.child = null;
+    this.running = null;
+    if (this.stopping) return;
+    if (this.restartAtOnce) {
+      this.restartAtOnce = false;
+      this.start();
+      return;
+    }
+    const reason = this.lastError ?? `the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`;
+    this.deps.log(`shell: ${reason}\n`);
+    const decision = this.deps.policy.failed();
+    if (decision.action === 'give-up') {
+      this.deps.onStatus({ state: 'failed', message: `${reason}. ${decision.message}` });
+      return;
+    }
+    this.deps.onStatus({ state: 'restarting', reason, restartInMs: decision.delayMs });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.start();
+    }, decision.delayMs);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+}
