@@ -1,0 +1,137 @@
+/**
+ * The one registry of primitives: validates named arguments against each spec, records every call
+ * in the ledger, and enforces EpisodeFinished once the task's success predicate has held.
+ */
+import { z } from 'zod';
+import { EpisodeFinished, PrimitiveError, type LedgerEntry, type NamedArgs, type Primitive, type PrimitiveRegistry, type PrimitiveSpec } from './types';
+
+/** A primitive's implementation: receives validated named arguments. */
+export type PrimitiveImpl = (args: NamedArgs) => Promise<unknown>;
+
+export interface PrimitiveDef {
+  spec: PrimitiveSpec;
+  run: PrimitiveImpl;
+}
+
+export interface RegistryHooks {
+  /** Sim steps so far (the ledger records each call's difference). */
+  stepCount(): number;
+  /** The success predicate; evaluated after every motion. Null: never finishes. */
+  judge: (() => { success: boolean }) | null;
+}
+
+export type LedgerListener = (entry: LedgerEntry) => void;
+
+export class Ledger {
+  readonly entries: LedgerEntry[] = [];
+  private readonly listeners = new Set<LedgerListener>();
+
+  push(entry: Omit<LedgerEntry, 'index'>): LedgerEntry {
+    const full: LedgerEntry = { index: this.entries.length, ...entry };
+    this.entries.push(full);
+    for (const l of this.listeners) l(full);
+    return full;
+  }
+
+  /** Subscribes to new entries; returns the unsubscribe function. */
+  onEntry(l: LedgerListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  get totalSimSteps(): number {
+    return this.entries.reduce((s, e) => s + e.simSteps, 0);
+  }
+}
+
+export class Registry implements PrimitiveRegistry {
+  readonly ledger = new Ledger();
+  private readonly defs = new Map<string, PrimitiveDef>();
+  private finishedFlag = false;
+
+  constructor(
+    defs: readonly PrimitiveDef[],
+    private readonly hooks: RegistryHooks,
+  ) {
+    for (const d of defs) {
+      if (this.defs.has(d.spec.name)) throw new Error(`primitive "${d.spec.name}" is defined twice`);
+      this.defs.set(d.spec.name, d);
+    }
+  }
+
+  /** True once the success predicate has held after a motion; further motions throw EpisodeFinished. */
+  get finished(): boolean {
+    return this.finishedFlag;
+  }
+
+  list(): PrimitiveSpec[] {
+    return [...this.defs.values()].map((d) => d.spec);
+  }
+
+  get(name: string): Primitive | undefined {
+    const def = this.defs.get(name);
+    if (!def) return undefined;
+    return { spec: def.spec, invoke: (args) => this.call(def, args) };
+  }
+
+  /** Invokes by name; an unknown name is a PrimitiveError listing the known ones. */
+  async invoke(name: string, args: NamedArgs = {}): Promise<unknown> {
+    const def = this.defs.get(name);
+    if (!def) throw new PrimitiveError(`unknown primitive "${name}" (known: ${[...this.defs.keys()].join(', ')})`);
+    return this.call(def, args);
+  }
+
+  private async call(def: PrimitiveDef, args: NamedArgs): Promise<unknown> {
+    const started = performance.now();
+    const steps0 = this.hooks.stepCount();
+    const record = (outcome: LedgerEntry['outcome'], extra: { result?: unknown; error?: string }) =>
+      this.ledger.push({ name: def.spec.name, args: { ...args }, simSteps: this.hooks.stepCount() - steps0, wallMs: performance.now() - started, outcome, ...extra });
+    if (def.spec.motion && this.finishedFlag) {
+      const err = new EpisodeFinished(`${def.spec.name}: the task is already solved; the episode has finished and the robot no longer moves`);
+      record('finished', { error: err.message });
+      throw err;
+    }
+    try {
+      const valid = validateArgs(def.spec, args);
+      const result = await def.run(valid);
+      if (def.spec.motion && this.hooks.judge?.().success) this.finishedFlag = true;
+      record('ok', { result });
+      return result;
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      record('error', { error: `${err.name}: ${err.message}` });
+      throw err;
+    }
+  }
+}
+
+/** Checks named arguments against a spec: unknown names, missing positionals, schema failures. */
+export function validateArgs(spec: PrimitiveSpec, args: NamedArgs): NamedArgs {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new PrimitiveError(`${spec.name}: arguments must be an object of named arguments`);
+  const params = [...spec.positional, ...spec.options];
+  const known = new Set(params.map((p) => p.name));
+  for (const key of Object.keys(args)) {
+    if (!known.has(key)) {
+      const takes = params.length ? params.map((p) => p.name).join(', ') : 'no arguments';
+      throw new PrimitiveError(`${spec.name}: unknown argument "${key}" (takes: ${takes})`);
+    }
+  }
+  const out: NamedArgs = {};
+  for (const p of params) {
+    const v = args[p.name];
+    if (v === undefined) {
+      if (spec.positional.includes(p) && !p.optional) throw new PrimitiveError(`${spec.name}: missing required argument "${p.name}" (${p.type})`);
+      continue;
+    }
+    const parsed = p.schema.safeParse(v);
+    if (!parsed.success) {
+      const why = parsed.error.issues.map((i) => i.message).join('; ');
+      throw new PrimitiveError(`${spec.name}: argument "${p.name}" must be ${p.type}, got ${JSON.stringify(v)} (${why})`);
+    }
+    out[p.name] = parsed.data;
+  }
+  return out;
+}
+
+/** Shared schemas. */
+export const Xyz = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
