@@ -115,6 +115,17 @@ export const LedgerEntryRecord = z.object({
   result: z.unknown().optional(),
   error: z.string().optional(),
 });
+/** What a cell did, beyond the text the model was given (code arm only). */
+export const CellDetail = z.object({
+  stdout: z.string(),
+  value: z.string().optional(),
+  error: z.object({ type: z.string(), message: z.string(), line: z.number().int().optional() }).optional(),
+  stop: z.object({ reason: z.string(), message: z.string() }).optional(),
+  audit: z.array(z.object({ rule: z.string(), message: z.string(), line: z.number().int() })),
+  refused: z.boolean(),
+  namespaceLost: z.boolean(),
+});
+export type CellDetail = z.infer<typeof CellDetail>;
 export const ActionEvent = z.object({
   ...base,
   type: z.literal('action'),
@@ -136,6 +147,7 @@ export const ActionEvent = z.object({
   stateHash: z.string(),
   snapshotFile: z.string().nullable(),
   wallMs: z.number().nonnegative(),
+  cell: CellDetail.optional(),
 });
 export const Totals = z.object({
   llmCalls: z.number().int(),

@@ -1,0 +1,128 @@
+import type { ActionEvent, EpisodeEvent, EpisodeMeta, ModelFaultEvent, ModelReplyEvent, ModelRequestEvent, ToolsEvent, VerdictEvent } from '../../src-shared/episode';
+import type { Message } from '../../src-shared/episode/messages';
+import { estimateMessage, estimateTools, imageFamilyForModel } from '../../src-shared/tokens';
+
+export type CallKind = 'cell' | 'tool' | 'image' | 'error' | 'finish' | 'pending';
+
+export interface ContextEntry {
+  index: number;
+  message: Message;
+  tokens: number;
+  imageTokens: number;
+  /** First sent in this call (true) or re-sent from earlier calls (false). */
+  isNew: boolean;
+}
+
+export interface CallView {
+  call: number;
+  request: ModelRequestEvent;
+  reply: ModelReplyEvent | null;
+  faults: ModelFaultEvent[];
+  retries: number;
+  context: ContextEntry[];
+  actions: ActionEvent[];
+  kind: CallKind;
+  /** Input tokens so far including this call: the API's figure where known, else the estimate. */
+  cumulativeInputTokens: number;
+  cumulativeCostUsd: number;
+}
+
+export interface EpisodeView {
+  meta: EpisodeMeta;
+  tools: ToolsEvent | null;
+  toolTokens: number;
+  calls: CallView[];
+  verdict: VerdictEvent | null;
+  messages: Message[];
+}
+
+/**
+ * Derives what the panels show from an episode's events. Pure: the same events give the same
+ * view, and a live episode re-derives as events arrive (messages are cached by index).
+ */
+export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEvent[]): EpisodeView {
+  const { family } = imageFamilyForModel(meta.model.name);
+  const messages: Message[] = [];
+  const estimates: Array<{ total: number; imageTokens: number }> = [];
+  let tools: ToolsEvent | null = null;
+  let verdict: VerdictEvent | null = null;
+  const calls: CallView[] = [];
+  const byCall = new Map<number, CallView>();
+  let prevCount = 0;
+  for (const ev of events) {
+    switch (ev.type) {
+      case 'tools':
+        tools = ev;
+        break;
+      case 'message': {
+        messages[ev.index] = ev.message;
+        const e = estimateMessage(toTokenMessage(ev.message), family);
+        estimates[ev.index] = { total: e.total, imageTokens: e.imageTokens };
+        break;
+      }
+      case 'model/request': {
+        const context: ContextEntry[] = [];
+        for (let i = 0; i < ev.messageCount && i < messages.length; i++) {
+          context.push({ index: i, message: messages[i], tokens: estimates[i]?.total ?? 0, imageTokens: estimates[i]?.imageTokens ?? 0, isNew: i >= prevCount });
+        }
+        prevCount = ev.messageCount;
+        const view: CallView = { call: ev.call, request: ev, reply: null, faults: [], retries: 0, context, actions: [], kind: 'pending', cumulativeInputTokens: 0, cumulativeCostUsd: 0 };
+        calls.push(view);
+        byCall.set(ev.call, view);
+        break;
+      }
+      case 'model/reply': {
+        const c = byCall.get(ev.call);
+        if (c) c.reply = ev;
+        break;
+      }
+      case 'model/fault':
+        byCall.get(ev.call)?.faults.push(ev);
+        break;
+      case 'model/retry': {
+        const c = byCall.get(ev.call);
+        if (c) c.retries = Math.max(c.retries, ev.attempt);
+        break;
+      }
+      case 'action':
+        byCall.get(ev.call)?.actions.push(ev);
+        break;
+      case 'verdict':
+        verdict = ev;
+        break;
+    }
+  }
+  let cumIn = 0;
+  let cumCost = 0;
+  for (const c of calls) {
+    cumIn += c.reply?.usage?.inputTokens ?? c.request.estimate.total;
+    cumCost += c.reply?.costUsd ?? 0;
+    c.cumulativeInputTokens = cumIn;
+    c.cumulativeCostUsd = cumCost;
+    c.kind = callKind(c);
+  }
+  if (verdict && calls.length) {
+    const last = calls[calls.length - 1];
+    if (last.kind !== 'error') last.kind = 'finish';
+  }
+  return { meta, tools, toolTokens: tools ? estimateTools(tools.tools) : 0, calls, verdict, messages };
+}
+
+function callKind(c: CallView): CallKind {
+  if (c.faults.length || c.actions.some((a) => !a.ok)) return 'error';
+  if (!c.reply) return 'pending';
+  if (c.reply.reply.toolCalls?.some((t) => t.name === 'finish')) return 'finish';
+  if (c.actions.some((a) => a.images.length > 0)) return 'image';
+  if (c.actions.some((a) => a.kind === 'cell')) return 'cell';
+  if (c.actions.length) return 'tool';
+  return 'error';
+}
+
+function toTokenMessage(m: Message) {
+  if (m.role === 'user' && Array.isArray(m.content)) {
+    return { role: m.role, content: m.content.map((p) => (p.type === 'text' ? p : { type: 'image' as const, widthPx: p.widthPx, heightPx: p.heightPx, detail: p.detail })) };
+  }
+  if (m.role === 'tool') return { role: m.role, content: m.content, toolCallId: m.toolCallId };
+  if (m.role === 'assistant') return { role: m.role, content: m.content, toolCalls: m.toolCalls };
+  return { role: m.role, content: m.content as string };
+}
