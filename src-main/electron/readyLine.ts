@@ -11,6 +11,13 @@ export type EngineReady = ReadyLine['ready'];
 
 export class ReadyLineError extends Error {
   override name = 'ReadyLineError';
+  constructor(
+    message: string,
+    /** `ended`: stdout closed first, so the process is exiting and its exit status says more. */
+    readonly kind: 'malformed' | 'timeout' | 'ended' = 'malformed',
+  ) {
+    super(message);
+  }
 }
 
 const MAX_LINE_CHARS = 64 * 1024;
@@ -110,10 +117,10 @@ export function waitForReadyLine(stdout: EventEmitter, opts: WaitForReadyOptions
         if (!settled) finish(err as Error);
       }
     };
-    const onEnd = () => finish(new ReadyLineError('the engine closed its stdout (it probably exited) before printing its ready line'));
-    const onError = (err: Error) => finish(new ReadyLineError(`reading the engine's stdout failed: ${err.message}`));
+    const onEnd = () => finish(new ReadyLineError('the engine closed its stdout (it probably exited) before printing its ready line', 'ended'));
+    const onError = (err: Error) => finish(new ReadyLineError(`reading the engine's stdout failed: ${err.message}`, 'ended'));
     const timer = setTimeout(
-      () => finish(new ReadyLineError(`the engine printed no ready line within ${opts.timeoutMs} ms`)),
+      () => finish(new ReadyLineError(`the engine printed no ready line within ${opts.timeoutMs} ms`, 'timeout')),
       opts.timeoutMs,
     );
     stdout.on('data', onData);

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { EngineStatus } from '../../src-shared/electronBridge';
 import type { EngineSpawnSpec } from './engineSpawn';
-import { waitForReadyLine } from './readyLine';
+import { ReadyLineError, waitForReadyLine } from './readyLine';
 import type { RestartPolicy } from './restartPolicy';
 
 /** The part of node's ChildProcess the supervisor uses (a fake in tests). */
@@ -41,6 +41,8 @@ export class EngineSupervisor {
   private stopping: Promise<void> | null = null;
   private restartAtOnce = false;
   private lastError: string | null = null;
+  /** The engine's last words on stderr: usually the reason it died. */
+  private lastStderrLine: string | null = null;
 
   constructor(private readonly deps: SupervisorDeps) {}
 
@@ -53,11 +55,17 @@ export class EngineSupervisor {
     this.clearRetry();
     const token = this.deps.createToken();
     this.lastError = null;
+    this.lastStderrLine = null;
     this.deps.onStatus({ state: 'starting' });
     this.deps.policy.started();
     const child = this.deps.spawn(this.deps.spec(token));
     this.child = child;
-    child.stderr?.on('data', (chunk: Buffer | string) => this.deps.log(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = chunk.toString();
+      this.deps.log(text);
+      const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+      if (lines.length > 0) this.lastStderrLine = lines[lines.length - 1].slice(0, 300);
+    });
     child.on('error', (err: Error) => {
       this.lastError = `the engine process failed: ${err.message}`;
       this.deps.log(`shell: ${this.lastError}\n`);
@@ -72,7 +80,8 @@ export class EngineSupervisor {
         this.deps.onReady(this.running);
       },
       (err: Error) => {
-        if (this.child !== child) return;
+        // stdout ended: the process is on its way out and its exit status says more.
+        if (this.child !== child || (err instanceof ReadyLineError && err.kind === 'ended')) return;
         this.lastError = err.message;
         this.deps.log(`shell: ${err.message}\n`);
         // A process that never says ready is of no use: end it; onClose decides what next.
@@ -123,7 +132,8 @@ export class EngineSupervisor {
       this.start();
       return;
     }
-    const reason = this.lastError ?? `the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`;
+    const exit = `the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`;
+    const reason = this.lastError ?? (this.lastStderrLine ? `${exit}: ${this.lastStderrLine}` : exit);
     this.deps.log(`shell: ${reason}\n`);
     const decision = this.deps.policy.failed();
     if (decision.action === 'give-up') {
