@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ActionEvent } from '../../src-shared/episode';
+import { fmtMs, fmtTokens } from '../app/format';
+import { EmptyState } from '../app/Pane';
+import { CellView } from '../cells/CellView';
+import type { CallView, EpisodeView } from '../episode/view';
+
+export interface EditRequest {
+  action: ActionEvent;
+  /** New code (cell) or new JSON arguments (tool call). */
+  edited: string;
+}
+
+export interface CellsPanelProps {
+  view: EpisodeView | null;
+  selected: number;
+  onSelect(i: number): void;
+  fileUrl(file: string): string;
+  /** Replays the episode up to this action and runs the edited version; absent when not possible. */
+  onReplayEdited?: (req: EditRequest) => void;
+  busy?: boolean;
+}
+
+/** Every cell (code arm) or tool call (tool arm) with what it printed, returned and cost. */
+export function CellsPanel({ view, selected, onSelect, fileUrl, onReplayEdited, busy }: CellsPanelProps) {
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    list.current?.querySelector('.action-card.selected')?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  if (!view || view.calls.every((c) => c.actions.length === 0)) return <EmptyState>Cells and tool calls appear here.</EmptyState>;
+  return (
+    <div className="cells-panel" ref={list} data-testid="cells-panel">
+      {view.calls.map((c, i) =>
+        c.actions.map((a) => (
+          <ActionCard key={a.index} call={c} action={a} selected={i === selected} onSelect={() => onSelect(i)} fileUrl={fileUrl} onReplayEdited={onReplayEdited} busy={busy} />
+        )),
+      )}
+    </div>
+  );
+}
+
+function ActionCard({ call, action: a, selected, onSelect, fileUrl, onReplayEdited, busy }: {
+  call: CallView;
+  action: ActionEvent;
+  selected: boolean;
+  onSelect(): void;
+  fileUrl(file: string): string;
+  onReplayEdited?: (req: EditRequest) => void;
+  busy?: boolean;
+}) {
+  const original = a.kind === 'cell' ? String(a.args.code ?? '') : JSON.stringify(a.args, null, 2);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(original);
+  const status = a.cell?.stop ? `stopped: ${a.cell.stop.reason}` : a.ok ? 'ok' : 'error';
+  const statusClass = a.cell?.stop ? 'warn' : a.ok ? 'ok' : 'bad';
+  return (
+    <article className={`action-card ${selected ? 'selected' : ''}`} data-testid="action-card" data-kind={a.kind} onClick={onSelect}>
+      <header>
+        <span className="action-title">{a.kind === 'cell' ? `Cell ${a.index}` : `${a.name}`}</span>
+        <span className="muted">call {call.call}</span>
+        <span className={`badge ${statusClass}`} data-testid="action-status">{status}</span>
+        <span className="muted">{a.simSteps} steps · {fmtMs(a.wallMs)} · {fmtTokens(call.reply?.usage?.inputTokens ?? call.request.estimate.total)} in</span>
+        <span className="spacer" />
+        {onReplayEdited && !editing && (
+          <button onClick={(e) => (e.stopPropagation(), setEditing(true))} data-testid="edit-action">Edit</button>
+        )}
+        {editing && (
+          <>
+            <button className="primary" disabled={busy} data-testid="replay-edited" onClick={(e) => (e.stopPropagation(), onReplayEdited?.({ action: a, edited: draft }))}>Replay with edit</button>
+            <button onClick={(e) => (e.stopPropagation(), setEditing(false), setDraft(original))}>Cancel</button>
+          </>
+        )}
+      </header>
+      {a.kind === 'cell' || editing ? (
+        <CellView code={editing ? draft : original} readOnly={!editing} errorLine={a.cell?.error?.line ?? null} errorMessage={a.cell?.error ? `${a.cell.error.type}: ${a.cell.error.message}` : null} onChange={setDraft} />
+      ) : (
+        <pre className="tool-args">{original}</pre>
+      )}
+      {a.cell?.audit.length ? (
+        <div className="audit">{a.cell.audit.map((f, i) => <div key={i} className="bad">audit line {f.line}: {f.rule} — {f.message}</div>)}</div>
+      ) : null}
+      {a.cell?.stdout ? <pre className="stdout" data-testid="cell-stdout">{a.cell.stdout}</pre> : null}
+      {a.cell?.value !== undefined && <pre className="value">→ {a.cell.value}</pre>}
+      {a.cell?.error && <pre className="error" data-testid="cell-error">{a.cell.error.type}: {a.cell.error.message}{a.cell.error.line ? ` (line ${a.cell.error.line})` : ''}</pre>}
+      {a.cell?.stop && <pre className="error">{a.cell.stop.message}</pre>}
+      {a.cell?.namespaceLost && <div className="bad">The sandbox was recreated: earlier variables are gone.</div>}
+      {!a.cell && <pre className="result">{a.resultText}</pre>}
+      {a.images.length > 0 && (
+        <div className="thumbs">
+          {a.images.map((im) => (
+            <figure key={im.file} className="thumb">
+              <img src={fileUrl(im.file)} alt={im.label} width={120} />
+              <figcaption>{im.label}</figcaption>
+            </figure>
+          ))}
+        </div>
+      )}
+      {a.ledger.length > 0 && (
+        <table className="ledger">
+          <tbody>
+            {a.ledger.map((l) => (
+              <tr key={l.index} className={l.outcome === 'ok' ? '' : 'bad'}>
+                <td>{l.name}</td>
+                <td className="args">{JSON.stringify(l.args)}</td>
+                <td>{l.outcome}</td>
+                <td>{l.simSteps} st</td>
+                <td>{fmtMs(l.wallMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </article>
+  );
+}
