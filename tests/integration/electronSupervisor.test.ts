@@ -1,0 +1,107 @@
+// The shell's supervisor against the real engine process: everything main.ts does except Electron.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { EngineStatus } from '../../src-shared/electronBridge';
+import { buildEngineSpawn, createToken, engineUrls } from '../../src-main/electron/engineSpawn';
+import { findNode } from '../../src-main/electron/findNode';
+import { RestartPolicy } from '../../src-main/electron/restartPolicy';
+import { EngineSupervisor, type RunningEngine } from '../../src-main/electron/supervisor';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** The first frame the engine sends, or the HTTP status it refused the upgrade with. */
+function firstFrame(url: string): Promise<{ type?: string } | { refused: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('message', (data) => {
+      resolve(JSON.parse(String(data)) as { type?: string });
+      ws.close();
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ refused: res.statusCode ?? 0 });
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | null | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('EngineSupervisor with the real engine', () => {
+  const statuses: EngineStatus[] = [];
+  const readies: RunningEngine[] = [];
+  const log: string[] = [];
+  let sup: EngineSupervisor;
+
+  beforeAll(() => {
+    if (!existsSync(join(root, 'out', 'node', 'cli.mjs'))) throw new Error('out/node/cli.mjs is missing: run `npm run build:node` first');
+    const node = findNode();
+    sup = new EngineSupervisor({
+      spawn: (spec) => spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] }),
+      spec: (token) => buildEngineSpawn({ nodePath: node, root, token, baseEnv: process.env }),
+      createToken,
+      policy: new RestartPolicy({ now: () => Date.now(), initialDelayMs: 100 }),
+      readyTimeoutMs: 20_000,
+      stopGraceMs: 3_000,
+      onStatus: (s) => statuses.push(s),
+      onReady: (e) => readies.push(e),
+      log: (t) => log.push(t),
+    });
+  });
+
+  afterAll(async () => {
+    await sup?.stop();
+  });
+
+  it('starts the engine, which serves the page and accepts the token it was given', async () => {
+    sup.start();
+    const first = await until('the engine to be ready', () => readies[0]);
+    expect(statuses.slice(0, 2).map((s) => s.state)).toEqual(['starting', 'running']);
+    const res = await fetch(engineUrls(first.port, first.token).origin + '/');
+    // 200 with the built renderer, 404 when only the engine is built: either way the engine answered.
+    expect([200, 404]).toContain(res.status);
+    const { wsUrl } = engineUrls(first.port, first.token);
+    await expect(firstFrame(`${wsUrl}?token=${first.token}`)).resolves.toMatchObject({ type: 'server/hello' });
+    await expect(firstFrame(`${wsUrl}?token=${createToken()}`)).resolves.toEqual({ refused: 401 });
+  });
+
+  it('restarts a killed engine on a new port with a new token', async () => {
+    const first = readies[0];
+    process.kill(first.pid, 'SIGKILL');
+    const second = await until('the engine to come back', () => readies[1]);
+    expect(statuses.map((s) => s.state)).toEqual(['starting', 'running', 'restarting', 'starting', 'running']);
+    expect(statuses[2]).toMatchObject({ reason: 'the engine exited (signal SIGKILL)', restartInMs: 100 });
+    expect(second.token).not.toBe(first.token);
+    expect(second.pid).not.toBe(first.pid);
+    expect(alive(first.pid)).toBe(false);
+  });
+
+  it('ends the engine on stop', async () => {
+    const second = readies[1];
+    expect(alive(second.pid)).toBe(true);
+    await sup.stop();
+    expect(alive(second.pid)).toBe(false);
+    expect(log.join('')).toContain('engine: shutting down (SIGTERM)');
+    expect(statuses).toHaveLength(5);
+  });
+});
