@@ -66,6 +66,8 @@ export const Estimate = z.object({ textTokens: z.number().int(), imageTokens: z.
 
 const base = { t: z.number().nonnegative() /* ms since the episode started */ };
 
+/** The initial state, before any action: replay starts from here. */
+export const StartEvent = z.object({ ...base, type: z.literal('start'), stateHash: z.string(), snapshotFile: z.string().nullable() });
 export const ToolsEvent = z.object({ ...base, type: z.literal('tools'), tools: z.array(ToolDef) });
 export const MessageEvent = z.object({ ...base, type: z.literal('message'), index: z.number().int().nonnegative(), message: Message });
 export const ModelRequestEvent = z.object({
@@ -175,7 +177,7 @@ export const VerdictEvent = z.object({
   totals: Totals,
 });
 
-export const EpisodeEvent = z.discriminatedUnion('type', [ToolsEvent, MessageEvent, ModelRequestEvent, ModelRetryEvent, ModelReplyEvent, ModelFaultEvent, ActionEvent, VerdictEvent]);
+export const EpisodeEvent = z.discriminatedUnion('type', [StartEvent, ToolsEvent, MessageEvent, ModelRequestEvent, ModelRetryEvent, ModelReplyEvent, ModelFaultEvent, ActionEvent, VerdictEvent]);
 export type EpisodeEvent = z.infer<typeof EpisodeEvent>;
 export type ActionEvent = z.infer<typeof ActionEvent>;
 export type VerdictEvent = z.infer<typeof VerdictEvent>;
@@ -185,4 +187,5 @@ export type ModelFaultEvent = z.infer<typeof ModelFaultEvent>;
 export type ModelRetryEvent = z.infer<typeof ModelRetryEvent>;
 export type MessageEvent = z.infer<typeof MessageEvent>;
 export type ToolsEvent = z.infer<typeof ToolsEvent>;
+export type StartEvent = z.infer<typeof StartEvent>;
 export type EpisodeEventInput = EpisodeEvent extends infer E ? (E extends { t: number } ? Omit<E, 't'> : never) : never;

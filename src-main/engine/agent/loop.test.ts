@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEpisode, rebuildContext } from '../episodes/store';
+import { replayEpisode } from '../episodes/replay';
+import { DEFAULT_SETTINGS, runEpisode } from './loop';
+import { createScriptedModel } from './scripted/planner';
+import { createToyEnvironment, toyPolicy, toyTarget } from './testing/toyEnvironment';
+
+const root = mkdtempSync(join(tmpdir(), 'robocell-loop-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const model = createScriptedModel((inst) => (inst.taskId === 'count' ? toyPolicy(inst) : null));
+const settings = { ...DEFAULT_SETTINGS, cameras: [] };
+
+describe('agent loop on the toy environment (scripted planner)', () => {
+  it('both arms succeed; the code arm needs fewer calls and input tokens', async () => {
+    const instance = { taskId: 'count', variant: 'default', seed: 2 };
+    const tools = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings, outRoot: root });
+    const code = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'code', settings, outRoot: root });
+    expect(tools.success).toBe(true);
+    expect(tools.finish).toBe('success');
+    expect(code.success).toBe(true);
+    // read + ceil(target/2) adds
+    expect(tools.totals.llmCalls).toBe(1 + Math.ceil(toyTarget(2) / 2));
+    expect(code.totals.llmCalls).toBe(1);
+    expect(code.totals.inputTokens).toBeLessThan(tools.totals.inputTokens);
+    expect(tools.totals.costUsd).toBe(0);
+  });
+
+  it('records an episode whose context can be rebuilt and which replays with matching hashes', async () => {
+    const instance = { taskId: 'count', variant: 'default', seed: 1 };
+    const out = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings, outRoot: root });
+    const ep = loadEpisode(out.dir);
+    expect(ep.meta.arm).toBe('tools');
+    expect(ep.meta.model.label).toMatch(/scripted/);
+    const calls = ep.events.filter((e) => e.type === 'model/request');
+    expect(calls.length).toBe(out.totals.llmCalls);
+    const ctx = rebuildContext(ep, 2);
+    expect(ctx.messages[0].role).toBe('system');
+    expect(ctx.messages.at(-1)?.role).toBe('tool');
+    expect(ctx.tools.map((t) => t.name)).toEqual(['add', 'read', 'finish']);
+    const report = await replayEpisode(out.dir, { toy: async (i) => createToyEnvironment(i) });
+    expect(report.matched).toBe(true);
+    expect(report.steps.length).toBe(out.totals.actions);
+  });
+
+  it('replay reports a tampered state hash', async () => {
+    const out = await runEpisode({ env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 0 }), model, arm: 'code', settings, outRoot: root });
+    const file = join(out.dir, 'events.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.includes('"type":"action"'));
+    lines[i] = lines[i].replace(/"stateHash":"[0-9a-f]{4}/, '"stateHash":"0000');
+    writeFileSync(file, lines.join('\n'));
+    const report = await replayEpisode(out.dir, { toy: async (inst) => createToyEnvironment(inst) });
+    expect(report.matched).toBe(false);
+    expect(report.mismatches).toBe(1);
+  });
+
+  it('ends as a failure with the reason when the call budget runs out', async () => {
+    const out = await runEpisode({
+      env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 3 }),
+      model,
+      arm: 'tools',
+      settings: { ...settings, budgets: { ...settings.budgets, maxModelCalls: 2 } },
+      outRoot: root,
+    });
+    expect(out.success).toBe(false);
+    expect(out.finish).toBe('budget-calls');
+    expect(out.reason).toMatch(/out of model calls \(2\)/);
+  });
+
+  it('an unknown task gets a text reply, answered as an empty-reply fault until the budget ends', async () => {
+    const out = await runEpisode({
+      env: createToyEnvironment({ taskId: 'nope', variant: 'default', seed: 0 }),
+      model,
+      arm: 'code',
+      settings: { ...settings, budgets: { ...settings.budgets, maxModelCalls: 2 } },
+      outRoot: root,
+    });
+    const ep = loadEpisode(out.dir);
+    const faults = ep.events.filter((e) => e.type === 'model/fault');
+    expect(faults.map((f) => f.type === 'model/fault' && f.kind)).toEqual(['empty-reply', 'empty-reply']);
+    expect(out.finish).toBe('budget-calls');
+  });
+});
