@@ -1,0 +1,357 @@
+/**
+ * One episode's cell runtime: an isolate (memory-limited) and one context whose global namespace
+ * persists across cells, with `robo` bound to the episode's primitive registry.
+ *
+ * Stops that the cell must not be able to catch (episode finished, budgets, interrupts) terminate the
+ * execution through the isolate's inspector (`Runtime.terminateExecution`): V8 unwinds every frame
+ * without running `catch` or `finally`, then cancels the termination once the outermost call has
+ * returned, so the namespace survives. The wall budget is also the `timeout` of each run, which
+ * catches pure-JavaScript loops. A memory bomb makes isolated-vm dispose the isolate: a fresh one
+ * replaces it and the result says the namespace was lost.
+ */
+import ivm from 'isolated-vm';
+import { auditCell } from './audit';
+import { newCellState, PrimitiveBridge, type CellState } from './bridge';
+import { PRELUDE } from './prelude';
+import { parseCell, rewriteCell } from './source';
+import { specDocs } from './specDocs';
+import { DEFAULT_CELL_BUDGET, type AuditMode, type CellBudget, type CellError, type CellResult, type CellRunHooks, type CellStop, type ImageExtractor } from './types';
+import type { PrimitiveRegistry } from '../primitives/types';
+
+export interface CellRuntimeOptions {
+  registry: PrimitiveRegistry;
+  /** Isolate heap limit; isolated-vm's minimum is 8. Default 128. */
+  memoryLimitMb?: number;
+  /** What to do with a cell the audit flags. Default 'refuse'. */
+  auditMode?: AuditMode;
+  /** Total sim steps taken so far in the episode; the runtime charges each call's difference. */
+  countSimSteps?: () => number;
+  extractImages?: ImageExtractor;
+  defaultBudget?: Partial<CellBudget>;
+  maxOutputChars?: number;
+  maxValueChars?: number;
+}
+
+export interface RunCellOptions {
+  budget?: Partial<CellBudget>;
+  hooks?: CellRunHooks;
+}
+
+/** Thrown by `run` while another cell of the same runtime is still running. */
+export class CellBusyError extends Error {
+  override name = 'CellBusyError';
+}
+
+interface Sandbox {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  session: ivm.InspectorSession;
+  run: ivm.Reference<(code: string, cellName: string) => string>;
+  takeOutput: ivm.Reference<() => string>;
+  catastrophe?: string;
+}
+
+interface DriverReply {
+  ok: boolean;
+  value?: string;
+  error?: CellError;
+  stdout: string;
+  dropped: number;
+}
+
+const TIMEOUT_MESSAGE = 'Script execution timed out.';
+
+export class CellRuntime {
+  private sandbox: Sandbox | null = null;
+  private readonly bridge: PrimitiveBridge;
+  private readonly opts: CellRuntimeOptions;
+  private cells = 0;
+  private busy = false;
+  private generation = 0;
+  private terminateSeq = 0;
+  /** Inspector request ids of terminations not yet acknowledged (V8 acks once it has unwound). */
+  private readonly pendingTerminations = new Set<number>();
+  private disposed = false;
+
+  private constructor(opts: CellRuntimeOptions) {
+    this.opts = opts;
+    this.bridge = new PrimitiveBridge({
+      registry: opts.registry,
+      countSimSteps: opts.countSimSteps,
+      extractImages: opts.extractImages,
+      stopCell: (cell, stop) => this.stopCell(cell, stop),
+    });
+  }
+
+  static async create(opts: CellRuntimeOptions): Promise<CellRuntime> {
+    const rt = new CellRuntime(opts);
+    await rt.ensureSandbox();
+    return rt;
+  }
+
+  /** How many isolates this runtime has started (a new one after each memory-limit disposal). */
+  get isolateGeneration(): number {
+    return this.generation;
+  }
+
+  get running(): boolean {
+    return this.busy;
+  }
+
+  get cellCount(): number {
+    return this.cells;
+  }
+
+  private async ensureSandbox(): Promise<Sandbox> {
+    if (this.disposed) throw new Error('this cell runtime has been disposed');
+    if (this.sandbox && !this.sandbox.isolate.isDisposed && !this.sandbox.catastrophe) return this.sandbox;
+    this.teardownSandbox();
+    const memoryLimit = Math.max(8, this.opts.memoryLimitMb ?? 128);
+    let sandbox: Sandbox | null = null;
+    const isolate = new ivm.Isolate({
+      memoryLimit,
+      inspector: true,
+      onCatastrophicError: (message) => {
+        // isolated-vm has lost control of this isolate; it is never used again.
+        process.stderr.write(`cells: isolate failure: ${message}\n`);
+        if (sandbox) sandbox.catastrophe = message;
+      },
+    });
+    const context = await isolate.createContext();
+    const session = isolate.createInspectorSession();
+    session.onResponse = (callId) => {
+      this.pendingTerminations.delete(callId);
+    };
+    const hostCall = new ivm.Reference((name: unknown, argsJson: unknown) => this.bridge.handle(name, argsJson));
+    const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
+      const cell = this.bridge.cell;
+      if (!cell || typeof text !== 'string') return;
+      const lvl = level === 'info' || level === 'warn' || level === 'error' ? level : 'log';
+      cell.hooks.onOutput?.({ level: lvl, text });
+    });
+    const limits = {
+      maxOutputChars: this.opts.maxOutputChars ?? 100_000,
+      maxLineChars: 10_000,
+      maxValueChars: this.opts.maxValueChars ?? 10_000,
+      maxDepth: 3,
+      maxItems: 50,
+    };
+    const driver = await context.evalClosure(PRELUDE, [hostCall, hostLog, JSON.stringify(specDocs(this.bridge.specs())), JSON.stringify(limits)], {
+      result: { reference: true },
+      timeout: 5_000,
+      filename: '<robocell-prelude>',
+    });
+    const run = (await driver.get('run', { reference: true })) as ivm.Reference<(code: string, cellName: string) => string>;
+    const takeOutput = (await driver.get('takeOutput', { reference: true })) as ivm.Reference<() => string>;
+    driver.release();
+    sandbox = { isolate, context, session, run, takeOutput };
+    this.sandbox = sandbox;
+    this.generation++;
+    return sandbox;
+  }
+
+  private teardownSandbox(): void {
+    const sb = this.sandbox;
+    this.sandbox = null;
+    this.pendingTerminations.clear();
+    if (!sb) return;
+    try {
+      sb.session.dispose();
+    } catch {
+      // already gone with the isolate
+    }
+    if (!sb.isolate.isDisposed) sb.isolate.dispose();
+  }
+
+  private terminateExecution(): void {
+    const sb = this.sandbox;
+    if (!sb || sb.isolate.isDisposed) return;
+    const id = ++this.terminateSeq;
+    this.pendingTerminations.add(id);
+    try {
+      sb.session.dispatchProtocolMessage(JSON.stringify({ id, method: 'Runtime.terminateExecution' }));
+    } catch {
+      this.pendingTerminations.delete(id);
+    }
+  }
+
+  private stopCell(cell: CellState, stop: CellStop): void {
+    if (cell.stop) return;
+    cell.stop = stop;
+    this.terminateExecution();
+    cell.signalStopped();
+  }
+
+  /** Stops the running cell (uncatchably); its result says `interrupted`. False when none runs. */
+  interrupt(message = 'cell interrupted by the user'): boolean {
+    const cell = this.bridge.cell;
+    if (!cell || !this.busy) return false;
+    this.stopCell(cell, { reason: 'interrupted', message });
+    return true;
+  }
+
+  /**
+   * A termination request that raced with the cell's normal end is still pending in V8 and would
+   * kill the next cell's first instruction: absorb it with throwaway evaluations until V8 acks.
+   */
+  private async drainTerminations(sb: Sandbox): Promise<void> {
+    for (let i = 0; i < 500 && this.pendingTerminations.size > 0 && !sb.isolate.isDisposed; i++) {
+      try {
+        await sb.context.eval('0', { timeout: 1_000 });
+      } catch {
+        // the throwaway evaluation is what got terminated
+      }
+      if (this.pendingTerminations.size > 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    if (this.pendingTerminations.size > 0) {
+      // V8 never acknowledged: start over rather than risk killing the next cell.
+      this.teardownSandbox();
+    }
+  }
+
+  async run(code: string, opts: RunCellOptions = {}): Promise<CellResult> {
+    if (this.busy) throw new CellBusyError('a cell is already running in this episode');
+    this.busy = true;
+    try {
+      return await this.runInner(code, opts);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async runInner(code: string, opts: RunCellOptions): Promise<CellResult> {
+    const index = ++this.cells;
+    const budget: CellBudget = { ...DEFAULT_CELL_BUDGET, ...this.opts.defaultBudget, ...opts.budget };
+    const hooks = opts.hooks ?? {};
+    const started = performance.now();
+    const result: CellResult = { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: false };
+    const finish = () => {
+      result.wallMs = performance.now() - started;
+      return result;
+    };
+    if (typeof code !== 'string') throw new TypeError('cell code must be a string');
+    const parsed = parseCell(code);
+    if (!parsed.ok) {
+      result.error = parsed.error;
+      return finish();
+    }
+    result.audit = auditCell(parsed.program);
+    if (result.audit.length > 0 && (this.opts.auditMode ?? 'refuse') === 'refuse') {
+      result.refused = true;
+      const list = result.audit.map((f) => `line ${f.line}: ${f.message} [${f.rule}]`).join('; ');
+      result.error = { type: 'AuditRefused', message: `cell refused before running: ${list}`, line: result.audit[0].line, column: result.audit[0].column };
+      result.stop = { reason: 'refused', message: result.error.message };
+      return finish();
+    }
+    const rewritten = rewriteCell(code, parsed.program);
+    if (!rewritten.ok) {
+      result.error = rewritten.error;
+      return finish();
+    }
+
+    const sb = await this.ensureSandbox();
+    const cell = newCellState(budget, hooks);
+    this.bridge.cell = cell;
+    let reply: DriverReply | null = null;
+    let failure: unknown = null;
+    try {
+      const raw = await sb.run.apply(undefined, [rewritten.code, `cell-${index}`], { timeout: Math.max(1, Math.ceil(budget.wallMs)), result: { copy: true } });
+      reply = parseDriverReply(raw);
+    } catch (err) {
+      failure = err ?? new Error('terminated');
+    }
+    const lostIsolate = sb.isolate.isDisposed || sb.catastrophe !== undefined;
+    if (failure !== null) {
+      if (lostIsolate) {
+        const byMemory = sb.isolate.isDisposed && /memory limit/i.test(errorText(failure));
+        cell.stop ??= {
+          reason: 'memory-limit',
+          message: byMemory || !sb.catastrophe ? `the cell exceeded the ${this.opts.memoryLimitMb ?? 128} MB memory limit; the sandbox was restarted and every variable from earlier cells is gone` : `the sandbox failed (${sb.catastrophe}); it was restarted and every variable from earlier cells is gone`,
+        };
+        if (cell.stop.reason !== 'memory-limit') cell.stop = { reason: 'memory-limit', message: cell.stop.message };
+        result.namespaceLost = true;
+      } else if (!cell.stop && errorText(failure) === TIMEOUT_MESSAGE) {
+        cell.stop = { reason: 'wall-budget', message: `cell stopped: wall-time budget of ${budget.wallMs} ms used up` };
+      } else if (!cell.stop) {
+        result.error = { type: 'InternalError', message: `the cell runtime failed: ${errorText(failure)}` };
+      }
+      if (!lostIsolate) {
+        try {
+          const out = JSON.parse(await sb.takeOutput.apply(undefined, [], { timeout: 1_000, result: { copy: true } })) as { stdout: unknown; dropped: unknown };
+          result.stdout = typeof out.stdout === 'string' ? out.stdout : '';
+          result.stdoutTruncatedChars = typeof out.dropped === 'number' ? out.dropped : 0;
+        } catch {
+          // output of a cell that broke its own runtime is not recoverable
+        }
+      }
+    }
+    this.bridge.cell = null;
+    if (!lostIsolate) await this.drainTerminations(sb);
+    else this.teardownSandbox();
+    await this.bridge.settle();
+    if (lostIsolate && !this.disposed) await this.ensureSandbox();
+
+    if (reply) {
+      result.stdout = reply.stdout;
+      result.stdoutTruncatedChars = reply.dropped;
+      if (reply.ok) result.value = reply.value;
+      else result.error = reply.error;
+      result.ok = reply.ok;
+    } else if (cell.stop) {
+      result.stop = cell.stop;
+      result.ok = cell.stop.reason === 'episode-finished';
+      if (!result.ok) result.error = { type: stopErrorType(cell.stop.reason), message: cell.stop.message };
+    }
+    result.images = cell.images;
+    result.primitiveCalls = cell.calls;
+    result.simSteps = cell.simSteps;
+    return finish();
+  }
+
+  async heapStatistics(): Promise<ivm.HeapStatistics | null> {
+    const sb = this.sandbox;
+    if (!sb || sb.isolate.isDisposed) return null;
+    return sb.isolate.getHeapStatistics();
+  }
+
+  /** Ends the episode's sandbox. A running cell is terminated first. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.interrupt('the episode was closed');
+    this.disposed = true;
+    this.teardownSandbox();
+  }
+}
+
+function stopErrorType(reason: CellStop['reason']): string {
+  switch (reason) {
+    case 'wall-budget':
+    case 'step-budget':
+      return 'BudgetExceeded';
+    case 'interrupted':
+      return 'Interrupted';
+    case 'memory-limit':
+      return 'MemoryLimitExceeded';
+    default:
+      return 'Stopped';
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return err === null ? 'terminated' : String(err);
+}
+
+/** The driver's reply is built inside the sandbox, so it is read defensively. */
+function parseDriverReply(raw: unknown): DriverReply {
+  if (typeof raw !== 'string') throw new Error('the cell driver returned no result');
+  const v = JSON.parse(raw) as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  const int = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x > 0 ? x : undefined);
+  let error: CellError | undefined;
+  if (v.ok !== true) {
+    const e = (typeof v.error === 'object' && v.error !== null ? v.error : {}) as Record<string, unknown>;
+    error = { type: str(e.type) ?? 'Error', message: str(e.message) ?? '', line: int(e.line), column: int(e.column), stack: str(e.stack) };
+  }
+  return { ok: v.ok === true, value: str(v.value), error, stdout: str(v.stdout) ?? '', dropped: typeof v.dropped === 'number' ? v.dropped : 0 };
+}

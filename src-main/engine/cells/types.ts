@@ -1,0 +1,101 @@
+/**
+ * Shapes shared by the cell runtime, its CLI and its protocol handlers. A cell is one chunk of
+ * JavaScript the model (or the researcher) writes against `robo`; it runs in the episode's isolate.
+ */
+
+/** Per-cell limits. Wall time includes the time primitives spend moving the robot. */
+export interface CellBudget {
+  wallMs: number;
+  /** Sim steps the cell's primitive calls may consume in total; checked before each call. */
+  simSteps: number;
+}
+
+export const DEFAULT_CELL_BUDGET: CellBudget = { wallMs: 20_000, simSteps: 50_000 };
+
+export type AuditMode = 'refuse' | 'report';
+
+export interface AuditFlag {
+  /** Stable rule id, e.g. `constructor-chain`, `proto-access`, `eval`. */
+  rule: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface CellError {
+  /** The error's class name inside the cell (TypeError, PrimitiveError…), or a runtime stop kind. */
+  type: string;
+  message: string;
+  /** 1-based line within this cell of the innermost frame that belongs to this cell. */
+  line?: number;
+  column?: number;
+  /** Stack frames that belong to cells (`at f (cell-3:4:7)`), host frames removed. */
+  stack?: string;
+}
+
+/** Why a cell was stopped from outside its own control flow. Stops cannot be caught in the cell. */
+export type CellStopReason = 'episode-finished' | 'wall-budget' | 'step-budget' | 'interrupted' | 'memory-limit' | 'refused';
+
+export interface CellStop {
+  reason: CellStopReason;
+  message: string;
+}
+
+/** An image a primitive produced (e.g. `robo.show('top')`), returned with the cell's result. */
+export interface CellImage {
+  /** Unique within the runtime: `img-<n>`; the cell sees this id in the primitive's result. */
+  id: string;
+  primitive: string;
+  mimeType: string;
+  width?: number;
+  height?: number;
+  bytes?: Uint8Array;
+  path?: string;
+  caption?: string;
+}
+
+export interface PrimitiveCallRecord {
+  name: string;
+  args: Record<string, unknown>;
+  outcome: 'ok' | 'error' | 'finished' | 'stopped';
+  error?: string;
+  simSteps: number;
+  wallMs: number;
+}
+
+export interface CellResult {
+  /** 1-based position of this cell in the episode (counts refused cells too). */
+  index: number;
+  /** True when the cell ran to completion, or ended because the episode finished. */
+  ok: boolean;
+  /** Everything console.* printed, in order, capped (see `stdoutTruncatedChars`). */
+  stdout: string;
+  stdoutTruncatedChars: number;
+  /** The completion value rendered as text (like a REPL), capped; absent when undefined. */
+  value?: string;
+  error?: CellError;
+  stop?: CellStop;
+  images: CellImage[];
+  audit: AuditFlag[];
+  refused: boolean;
+  primitiveCalls: PrimitiveCallRecord[];
+  simSteps: number;
+  wallMs: number;
+  /** True when the isolate was replaced (memory limit): earlier variables no longer exist. */
+  namespaceLost: boolean;
+}
+
+export interface CellOutputLine {
+  level: 'log' | 'info' | 'warn' | 'error';
+  text: string;
+}
+
+/** Live notifications while a cell runs (the studio streams them). */
+export interface CellRunHooks {
+  onOutput?(line: CellOutputLine): void;
+  onImage?(image: CellImage): void;
+  onPrimitiveCall?(record: PrimitiveCallRecord): void;
+}
+
+/** Turns a primitive's result into images plus what the cell sees instead of the raw bytes. */
+export type ImageExtractor = (primitive: string, result: unknown, nextId: () => string) => { images: CellImage[]; forCell: unknown };
