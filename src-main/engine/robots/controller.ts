@@ -234,10 +234,11 @@ export class ArmController {
     return out;
   }
 
-  /** The body held between both pads (by both pads' contacts), or -1. */
+  /** The movable body held between both pads (both pads touch it), or -1. Furniture welded to the world never counts. */
   heldBody(): number {
     const [a, b] = this.padContacts();
-    for (const id of a) if (b.has(id) && id !== 0) return id;
+    const weld = this.sim.model.body_weldid as Int32Array;
+    for (const id of a) if (b.has(id) && weld[id] !== 0) return id;
     return -1;
   }
 
