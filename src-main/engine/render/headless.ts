@@ -1,0 +1,121 @@
+/**
+ * The engine's headless renderer: three.js WebGPURenderer on Dawn, drawing MujocoScenes into
+ * sRGB render targets and reading the pixels back. One per process (`sharedRenderer()`), created
+ * on the first image so an engine that never renders never touches the GPU.
+ */
+import * as THREE from 'three/webgpu';
+import type { MujocoScene } from '../../../src-shared/scene/builder';
+import { acquireGpu, fakeCanvas, ManualFrames, withAnimationHost, type GpuBackend } from './dawn';
+
+export interface HeadlessRendererOptions {
+  /** Backends to try in order; default: Vulkan then GLES on Linux (ROBOCELL_GPU_BACKEND overrides). */
+  backends?: GpuBackend[];
+  shadows?: boolean;
+}
+
+export const MAX_IMAGE_SIDE_PX = 4096;
+
+export class HeadlessRenderer {
+  private readonly targets = new Map<string, THREE.RenderTarget>();
+  private readonly scenes = new WeakMap<MujocoScene, THREE.Scene>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  private constructor(
+    private readonly renderer: THREE.WebGPURenderer,
+    private readonly frames: ManualFrames,
+    readonly backend: GpuBackend,
+    readonly adapterName: string,
+    /** Wall time from nothing to a ready renderer (adapter, device, three init). */
+    readonly initMs: number,
+  ) {}
+
+  static async create(opts: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
+    const started = performance.now();
+    const gpu = await acquireGpu(opts.backends);
+    const frames = new ManualFrames();
+    const renderer = new THREE.WebGPURenderer({
+      canvas: fakeCanvas(1, 1) as HTMLCanvasElement,
+      device: gpu.device,
+      antialias: false,
+      alpha: false,
+    });
+    await withAnimationHost(frames, () => renderer.init());
+    renderer.shadowMap.enabled = opts.shadows ?? true;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    renderer.outputColorSpace = THREE.SRGBColorSpace;
+    return new HeadlessRenderer(renderer, frames, gpu.backend, gpu.adapterName, performance.now() - started);
+  }
+
+  private target(widthPx: number, heightPx: number): THREE.RenderTarget {
+    const key = `${widthPx}x${heightPx}`;
+    let rt = this.targets.get(key);
+    if (!rt) {
+      rt = new THREE.RenderTarget(widthPx, heightPx, { colorSpace: THREE.SRGBColorSpace, depthBuffer: true });
+      this.targets.set(key, rt);
+    }
+    return rt;
+  }
+
+  private threeScene(scene: MujocoScene): THREE.Scene {
+    let s = this.scenes.get(scene);
+    if (!s || scene.root.parent !== s) {
+      s = new THREE.Scene();
+      s.background = scene.background;
+      s.add(scene.root);
+      this.scenes.set(scene, s);
+    }
+    return s;
+  }
+
+  /**
+   * Draws `camera` (a model camera of `scene`, posed by the caller) and returns RGBA bytes, rows top
+   * to bottom. Calls are serialised: the GPU and the read-back buffers are shared.
+   */
+  render(scene: MujocoScene, camera: THREE.PerspectiveCamera, widthPx: number, heightPx: number): Promise<Uint8Array> {
+    for (const [label, v] of [['width', widthPx], ['height', heightPx]] as const) {
+      if (!Number.isInteger(v) || v < 1 || v > MAX_IMAGE_SIDE_PX) throw new RangeError(`image ${label} must be an integer from 1 to ${MAX_IMAGE_SIDE_PX} px, got ${v}`);
+    }
+    const job = this.queue.then(async () => {
+      if (this.disposed) throw new Error('the headless renderer was disposed');
+      const s = this.threeScene(scene);
+      scene.useCamera(camera, widthPx, heightPx);
+      const rt = this.target(widthPx, heightPx);
+      this.frames.tick();
+      this.renderer.setRenderTarget(rt);
+      this.renderer.render(s, camera);
+      this.renderer.setRenderTarget(null);
+      const px = await this.renderer.readRenderTargetPixelsAsync(rt, 0, 0, widthPx, heightPx);
+      return new Uint8Array(px.buffer, px.byteOffset, px.byteLength);
+    });
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /** Frees a scene's GPU-side copies (call before the MujocoScene's own dispose). */
+  forget(scene: MujocoScene): void {
+    const s = this.scenes.get(scene);
+    if (s) s.remove(scene.root);
+    this.scenes.delete(scene);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const rt of this.targets.values()) rt.dispose();
+    this.targets.clear();
+    this.renderer.dispose();
+  }
+}
+
+let shared: Promise<HeadlessRenderer> | null = null;
+
+/** The process's renderer, created on first use; a failed start is retried on the next call. */
+export function sharedRenderer(opts?: HeadlessRendererOptions): Promise<HeadlessRenderer> {
+  if (!shared) {
+    shared = HeadlessRenderer.create(opts);
+    shared.catch(() => {
+      shared = null;
+    });
+  }
+  return shared;
+}

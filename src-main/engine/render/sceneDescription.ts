@@ -1,0 +1,250 @@
+/**
+ * Reads a SceneDescription out of a compiled MjModel. Only the model is needed (no MjData), so a
+ * description can be made once per load and sent to every view.
+ */
+import {
+  DEFAULT_VISIBLE_GROUPS,
+  SCENE_SCHEMA_VERSION,
+  type SceneCamera,
+  type SceneDescription,
+  type SceneGeom,
+  type SceneGeomType,
+  type SceneLight,
+  type SceneMaterial,
+  type SceneMesh,
+  type SceneTexture,
+} from '../../../src-shared/scene/description';
+import { bytesToBase64, float32ToBase64, uint32ToBase64 } from '../../../src-shared/scene/base64';
+
+type Num = ArrayLike<number>;
+
+/** The parts of @mujoco/mujoco's MjModel this module reads (its typings declare them `any`). */
+export interface SceneModelSource {
+  nbody: number; ngeom: number; nmat: number; nmesh: number; nlight: number; ncam: number; ntex: number;
+  names: Num;
+  name_bodyadr: Num; name_geomadr: Num; name_matadr: Num; name_meshadr: Num; name_lightadr: Num; name_camadr: Num; name_texadr: Num;
+  body_parentid: Num;
+  geom_type: Num; geom_bodyid: Num; geom_size: Num; geom_pos: Num; geom_quat: Num; geom_rgba: Num; geom_matid: Num;
+  geom_dataid: Num; geom_group: Num; geom_contype: Num; geom_conaffinity: Num;
+  mat_rgba: Num; mat_specular: Num; mat_shininess: Num; mat_reflectance: Num; mat_emission: Num;
+  mat_metallic: Num; mat_roughness: Num; mat_texid: Num; mat_texrepeat: Num;
+  tex_type: Num; tex_width: Num; tex_height: Num; tex_nchannel: Num; tex_adr: Num; tex_data: Uint8Array;
+  mesh_vertadr: Num; mesh_vertnum: Num; mesh_vert: Float32Array; mesh_faceadr: Num; mesh_facenum: Num; mesh_face: Num;
+  mesh_normaladr: Num; mesh_normalnum: Num; mesh_normal: Float32Array; mesh_facenormal: Num;
+  light_bodyid: Num; light_type: Num; light_pos: Num; light_dir: Num;
+  light_diffuse: Num; light_ambient: Num; light_specular: Num; light_cutoff: Num; light_exponent: Num;
+  cam_bodyid: Num; cam_pos: Num; cam_quat: Num; cam_fovy: Num; cam_mode: Num;
+  vis: {
+    headlight: { active: number; ambient: Num; diffuse: Num; specular: Num };
+    map: { znear: number; zfar: number };
+    quality: { shadowsize: number };
+    global: { fovy: number };
+  };
+  stat: { extent: number; center: Num };
+  // The bool arrays (light_castshadow, light_active, mat_texuniform) have no binding in
+  // @mujoco/mujoco 3.14 (reading them throws a BindingError); the per-element accessors work.
+  light(id: number): { castshadow: unknown; active: unknown; delete(): void };
+  mat(id: number): { texuniform: unknown; delete(): void };
+}
+
+function truthy(v: unknown): boolean {
+  if (v !== null && typeof v === 'object' && 'length' in v) return (v as ArrayLike<number>)[0] !== 0;
+  return Boolean(v);
+}
+
+/** Reads one field through a MuJoCo accessor and frees the accessor (each is a WASM handle). */
+function viaAccessor<A extends { delete(): void }, T>(acc: A, read: (a: A) => T): T {
+  try {
+    return read(acc);
+  } finally {
+    acc.delete();
+  }
+}
+
+const GEOM_TYPES: Record<number, SceneGeomType> = {
+  0: 'plane', 1: 'hfield', 2: 'sphere', 3: 'capsule', 4: 'ellipsoid', 5: 'cylinder', 6: 'box', 7: 'mesh',
+};
+const CAM_MODES = ['fixed', 'track', 'trackcom', 'targetbody', 'targetbodycom'] as const;
+const LIGHT_TYPES: Record<number, SceneLight['type']> = { 0: 'spot', 1: 'directional', 2: 'point' };
+/** mjNTEXROLE: each material has this many texture slots; slot 1 (mjTEXROLE_RGB) is the colour map. */
+const TEX_ROLES = 10;
+const TEX_ROLE_RGB = 1;
+const TEX_2D = 0;
+const TEX_SKYBOX = 2;
+
+function readName(m: SceneModelSource, adr: number): string {
+  let s = '';
+  for (let i = adr; i < m.names.length; i++) {
+    const c = m.names[i];
+    if (c === 0) break;
+    s += String.fromCharCode(c & 255);
+  }
+  return s;
+}
+
+const v3 = (a: Num, i: number): [number, number, number] => [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+const v4 = (a: Num, i: number): [number, number, number, number] => [a[4 * i], a[4 * i + 1], a[4 * i + 2], a[4 * i + 3]];
+
+/** MuJoCo keeps a material's colour unless the geom sets an rgba other than the default grey. */
+function resolveRgba(m: SceneModelSource, g: number): [number, number, number, number] {
+  const own = v4(m.geom_rgba, g);
+  const mat = m.geom_matid[g];
+  const isDefault = Math.abs(own[0] - 0.5) < 1e-6 && Math.abs(own[1] - 0.5) < 1e-6 && Math.abs(own[2] - 0.5) < 1e-6 && own[3] === 1;
+  return mat >= 0 && isDefault ? v4(m.mat_rgba, mat) : own;
+}
+
+function extractMesh(m: SceneModelSource, i: number): SceneMesh {
+  const vadr = m.mesh_vertadr[i], vnum = m.mesh_vertnum[i];
+  const fadr = m.mesh_faceadr[i], fnum = m.mesh_facenum[i];
+  const nadr = m.mesh_normaladr[i], nnum = m.mesh_normalnum[i];
+  const faces = new Uint32Array(fnum * 3);
+  const faceNormals = new Uint32Array(fnum * 3);
+  for (let k = 0; k < fnum * 3; k++) {
+    faces[k] = m.mesh_face[fadr * 3 + k];
+    faceNormals[k] = m.mesh_facenormal[fadr * 3 + k];
+  }
+  return {
+    id: i,
+    name: readName(m, m.name_meshadr[i]),
+    vertexCount: vnum,
+    faceCount: fnum,
+    verticesB64: float32ToBase64(m.mesh_vert.slice(vadr * 3, (vadr + vnum) * 3)),
+    facesB64: uint32ToBase64(faces),
+    normalsB64: float32ToBase64(m.mesh_normal.slice(nadr * 3, (nadr + nnum) * 3)),
+    faceNormalsB64: uint32ToBase64(faceNormals),
+  };
+}
+
+function extractTexture(m: SceneModelSource, i: number): SceneTexture {
+  const width = m.tex_width[i], height = m.tex_height[i], nchannel = m.tex_nchannel[i];
+  const adr = m.tex_adr[i];
+  return {
+    id: i,
+    name: readName(m, m.name_texadr[i]),
+    type: '2d',
+    width,
+    height,
+    nchannel,
+    dataB64: bytesToBase64(m.tex_data.subarray(adr, adr + width * height * nchannel)),
+  };
+}
+
+function skyboxMean(m: SceneModelSource): [number, number, number] | null {
+  for (let i = 0; i < m.ntex; i++) {
+    if (m.tex_type[i] !== TEX_SKYBOX) continue;
+    const n = m.tex_width[i] * m.tex_height[i], ch = m.tex_nchannel[i], adr = m.tex_adr[i];
+    if (ch < 3 || n === 0) return null;
+    const sum = [0, 0, 0];
+    for (let p = 0; p < n; p++) for (let c = 0; c < 3; c++) sum[c] += m.tex_data[adr + p * ch + c];
+    return [sum[0] / n / 255, sum[1] / n / 255, sum[2] / n / 255];
+  }
+  return null;
+}
+
+export function extractSceneDescription(m: SceneModelSource, modelName = ''): SceneDescription {
+  const bodies = Array.from({ length: m.nbody }, (_, i) => ({ id: i, name: readName(m, m.name_bodyadr[i]), parentId: m.body_parentid[i] }));
+
+  const geoms: SceneGeom[] = [];
+  const usedMeshes = new Set<number>();
+  for (let g = 0; g < m.ngeom; g++) {
+    const type = GEOM_TYPES[m.geom_type[g]];
+    if (!type) continue; // SDF geoms have no renderable surface here
+    const meshId = type === 'mesh' ? m.geom_dataid[g] : -1;
+    // Meshes only hidden groups use would cost bytes for nothing; collision copies are common.
+    if (meshId >= 0 && DEFAULT_VISIBLE_GROUPS.includes(m.geom_group[g])) usedMeshes.add(meshId);
+    geoms.push({
+      id: g,
+      name: readName(m, m.name_geomadr[g]),
+      bodyId: m.geom_bodyid[g],
+      type,
+      size: v3(m.geom_size, g),
+      posM: v3(m.geom_pos, g),
+      quat: v4(m.geom_quat, g),
+      rgba: resolveRgba(m, g),
+      materialId: m.geom_matid[g],
+      meshId,
+      group: m.geom_group[g],
+      contype: m.geom_contype[g],
+      conaffinity: m.geom_conaffinity[g],
+    });
+  }
+
+  const materials: SceneMaterial[] = [];
+  const usedTextures = new Set<number>();
+  for (let i = 0; i < m.nmat; i++) {
+    let tex = m.mat_texid[i * TEX_ROLES + TEX_ROLE_RGB];
+    if (tex < 0) tex = m.mat_texid[i * TEX_ROLES];
+    if (tex >= 0 && m.tex_type[tex] !== TEX_2D) tex = -1;
+    if (tex >= 0) usedTextures.add(tex);
+    materials.push({
+      id: i,
+      name: readName(m, m.name_matadr[i]),
+      rgba: v4(m.mat_rgba, i),
+      specular: m.mat_specular[i],
+      shininess: m.mat_shininess[i],
+      reflectance: m.mat_reflectance[i],
+      emission: m.mat_emission[i],
+      metallic: m.mat_metallic[i],
+      roughness: m.mat_roughness[i],
+      textureId: tex,
+      texRepeat: [m.mat_texrepeat[2 * i], m.mat_texrepeat[2 * i + 1]],
+      texUniform: viaAccessor(m.mat(i), (a) => truthy(a.texuniform)),
+    });
+  }
+
+  const lights: SceneLight[] = [];
+  for (let i = 0; i < m.nlight; i++) {
+    lights.push({
+      id: i,
+      name: readName(m, m.name_lightadr[i]),
+      bodyId: m.light_bodyid[i],
+      type: LIGHT_TYPES[m.light_type[i]] ?? 'spot',
+      posM: v3(m.light_pos, i),
+      dir: v3(m.light_dir, i),
+      ...viaAccessor(m.light(i), (a) => ({ castShadow: truthy(a.castshadow), active: truthy(a.active) })),
+      diffuse: v3(m.light_diffuse, i),
+      ambient: v3(m.light_ambient, i),
+      specular: v3(m.light_specular, i),
+      cutoffDeg: m.light_cutoff[i],
+      exponent: m.light_exponent[i],
+    });
+  }
+
+  const cameras: SceneCamera[] = [];
+  for (let i = 0; i < m.ncam; i++) {
+    cameras.push({
+      id: i,
+      name: readName(m, m.name_camadr[i]),
+      bodyId: m.cam_bodyid[i],
+      posM: v3(m.cam_pos, i),
+      quat: v4(m.cam_quat, i),
+      fovyDeg: m.cam_fovy[i],
+      mode: CAM_MODES[m.cam_mode[i]] ?? 'fixed',
+    });
+  }
+
+  const extentM = m.stat.extent > 0 ? m.stat.extent : 1;
+  const hl = m.vis.headlight;
+  return {
+    schemaVersion: SCENE_SCHEMA_VERSION,
+    modelName,
+    nbody: m.nbody,
+    bodies,
+    geoms,
+    materials,
+    textures: [...usedTextures].sort((a, b) => a - b).map((t) => extractTexture(m, t)),
+    meshes: [...usedMeshes].sort((a, b) => a - b).map((i) => extractMesh(m, i)),
+    lights,
+    cameras,
+    visual: {
+      headlight: { active: hl.active !== 0, ambient: v3(hl.ambient, 0), diffuse: v3(hl.diffuse, 0), specular: v3(hl.specular, 0) },
+      znearM: m.vis.map.znear * extentM,
+      zfarM: m.vis.map.zfar * extentM,
+      extentM,
+      centerM: v3(m.stat.center, 0),
+      shadowSize: Math.max(1, m.vis.quality.shadowsize),
+      freeFovyDeg: m.vis.global.fovy,
+      skyboxRgb: skyboxMean(m),
+    },
+  };
+}

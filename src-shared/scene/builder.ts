@@ -1,0 +1,276 @@
+/**
+ * SceneDescription → three.js objects, shared by the engine's headless renderer and the UI's 3D
+ * view so both show the same thing. This is the one place that turns MuJoCo's z-up world into
+ * three's y-up one: everything lives under `root`, rotated -90° about x; below it, all positions,
+ * quaternions and sizes are MuJoCo's own.
+ */
+import * as THREE from 'three/webgpu';
+import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom } from './description';
+import { createMaterial, createMeshGeometry, createPrimitiveGeometry, createTexture, geometryKey, mujocoColor, type GeometryDetail } from './geometry';
+
+export interface BuildOptions {
+  /** Geom groups drawn; MuJoCo's default is 0–2 (3 and up hold collision-only geoms by convention). */
+  visibleGroups?: readonly number[];
+  /** Cap on the shadow map size (MuJoCo's default 4096 is slow on a software rasterizer). */
+  maxShadowMapSize?: number;
+  detail?: Partial<GeometryDetail>;
+}
+
+export interface ModelCamera {
+  readonly name: string;
+  readonly id: number;
+  readonly camera: THREE.PerspectiveCamera;
+}
+
+/** MuJoCo's spot light exponent has no direct three.js match; this maps the default 10 to a soft edge. */
+const spotPenumbra = (exponent: number): number => Math.min(1, Math.max(0, exponent / 50));
+
+export class MujocoScene {
+  /** Add this to a three.js scene; it carries the z-up → y-up rotation. */
+  readonly root = new THREE.Group();
+  readonly bodies: THREE.Group[] = [];
+  readonly geoms = new Map<number, THREE.Mesh>();
+  readonly cameras: ModelCamera[] = [];
+  readonly description: SceneDescription;
+  readonly background: THREE.Color;
+  private readonly headlight: THREE.DirectionalLight;
+  private readonly camLocal: Array<{ pos: THREE.Vector3; quat: THREE.Quaternion; bodyId: number; fixed: boolean }> = [];
+  private readonly disposables: Array<{ dispose(): void }> = [];
+  private readonly lights: THREE.Light[] = [];
+  private readonly tmpV = new THREE.Vector3();
+  private readonly tmpQ = new THREE.Quaternion();
+  private readonly tmpM = new THREE.Matrix4();
+  private visibleGroups: Set<number>;
+
+  constructor(desc: SceneDescription, opts: BuildOptions = {}) {
+    this.description = desc;
+    this.visibleGroups = new Set(opts.visibleGroups ?? DEFAULT_VISIBLE_GROUPS);
+    const detail: GeometryDetail = { sphereSegments: 24, cylinderSegments: 24, ...opts.detail };
+    const planeHalfSizeM = Math.max(5, 10 * desc.visual.extentM);
+    const maxShadow = opts.maxShadowMapSize ?? 1024;
+
+    this.root.name = 'mujoco-root';
+    this.root.rotation.x = -Math.PI / 2;
+    for (const b of desc.bodies) {
+      const group = new THREE.Group();
+      group.name = b.name || `body${b.id}`;
+      this.root.add(group);
+      this.bodies.push(group);
+    }
+
+    const textures = new Map<number, THREE.Texture>();
+    for (const t of desc.textures) {
+      const tex = createTexture(t);
+      textures.set(t.id, tex);
+      this.disposables.push(tex);
+    }
+    const meshes = new Map(desc.meshes.map((m) => [m.id, m]));
+    const geometries = new Map<string, THREE.BufferGeometry | null>();
+    const materials = new Map<string, THREE.Material>();
+    for (const g of desc.geoms) {
+      const key = geometryKey(g, planeHalfSizeM);
+      let geo = geometries.get(key);
+      if (geo === undefined) {
+        if (g.type === 'mesh') {
+          const mesh = meshes.get(g.meshId);
+          // Meshes only used by hidden (collision) geoms are not sent; such a geom stays undrawn.
+          geo = mesh ? createMeshGeometry(mesh) : null;
+        } else {
+          geo = createPrimitiveGeometry(g, planeHalfSizeM, detail);
+        }
+        geometries.set(key, geo);
+        if (geo) this.disposables.push(geo);
+      }
+      if (!geo) continue;
+      const mat = g.materialId >= 0 ? desc.materials[g.materialId] : undefined;
+      const matKey = `${g.materialId}:${g.rgba.join(',')}:${g.type === 'plane' ? key : ''}`;
+      let material = materials.get(matKey);
+      if (!material) {
+        const tex = mat && mat.textureId >= 0 ? textures.get(mat.textureId) : undefined;
+        const created = createMaterial(g, mat, tex, planeHalfSizeM);
+        if (created.map) this.disposables.push(created.map);
+        material = created;
+        materials.set(matKey, material);
+        this.disposables.push(material);
+      }
+      const mesh = new THREE.Mesh(geo, material);
+      mesh.name = g.name || `geom${g.id}`;
+      mesh.position.set(g.posM[0], g.posM[1], g.posM[2]);
+      mesh.quaternion.set(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
+      mesh.castShadow = g.type !== 'plane' && g.rgba[3] > 0.5;
+      mesh.receiveShadow = true;
+      mesh.userData.geomId = g.id;
+      this.geoms.set(g.id, mesh);
+      this.bodies[g.bodyId].add(mesh);
+    }
+    this.updateVisibility();
+
+    let ambientR = desc.visual.headlight.active ? desc.visual.headlight.ambient[0] : 0;
+    let ambientG = desc.visual.headlight.active ? desc.visual.headlight.ambient[1] : 0;
+    let ambientB = desc.visual.headlight.active ? desc.visual.headlight.ambient[2] : 0;
+    for (const l of desc.lights) {
+      if (!l.active) continue;
+      ambientR += l.ambient[0]; ambientG += l.ambient[1]; ambientB += l.ambient[2];
+      // three's Lambert term divides by π; MuJoCo's does not.
+      const color = mujocoColor(l.diffuse[0], l.diffuse[1], l.diffuse[2]);
+      let light: THREE.DirectionalLight | THREE.SpotLight | THREE.PointLight;
+      if (l.type === 'point') {
+        light = new THREE.PointLight(color, Math.PI, 0, 0);
+      } else {
+        light = l.type === 'directional'
+          ? new THREE.DirectionalLight(color, Math.PI)
+          : new THREE.SpotLight(color, Math.PI, 0, Math.min(Math.PI / 2, (l.cutoffDeg * Math.PI) / 180), spotPenumbra(l.exponent), 0);
+        light.target.position.set(l.posM[0] + l.dir[0], l.posM[1] + l.dir[1], l.posM[2] + l.dir[2]);
+        this.bodies[l.bodyId].add(light.target);
+        if (l.castShadow) this.configureShadow(light, desc, Math.min(maxShadow, desc.visual.shadowSize));
+      }
+      light.name = l.name || `light${l.id}`;
+      light.position.set(l.posM[0], l.posM[1], l.posM[2]);
+      this.bodies[l.bodyId].add(light);
+      this.lights.push(light);
+    }
+    const ambient = new THREE.AmbientLight(mujocoColor(Math.min(1, ambientR), Math.min(1, ambientG), Math.min(1, ambientB)), Math.PI);
+    this.root.add(ambient);
+    this.lights.push(ambient);
+
+    const hl = desc.visual.headlight;
+    this.headlight = new THREE.DirectionalLight(mujocoColor(hl.diffuse[0], hl.diffuse[1], hl.diffuse[2]), hl.active ? Math.PI : 0);
+    this.headlight.name = 'headlight';
+    this.headlight.position.set(0, 0, 0);
+    this.headlight.target.position.set(0, 0, -1);
+    this.lights.push(this.headlight);
+
+    for (const c of desc.cameras) {
+      const camera = new THREE.PerspectiveCamera(c.fovyDeg, 1, desc.visual.znearM, desc.visual.zfarM);
+      camera.name = c.name || `camera${c.id}`;
+      this.root.add(camera);
+      this.cameras.push({ name: c.name, id: c.id, camera });
+      this.camLocal.push({
+        pos: new THREE.Vector3(c.posM[0], c.posM[1], c.posM[2]),
+        quat: new THREE.Quaternion(c.quat[1], c.quat[2], c.quat[3], c.quat[0]),
+        bodyId: c.bodyId,
+        fixed: c.mode === 'fixed',
+      });
+    }
+    const sky = desc.visual.skyboxRgb;
+    this.background = sky ? mujocoColor(sky[0], sky[1], sky[2]) : new THREE.Color(0, 0, 0);
+  }
+
+  private configureShadow(light: THREE.DirectionalLight | THREE.SpotLight, desc: SceneDescription, size: number): void {
+    light.castShadow = true;
+    light.shadow.mapSize.set(size, size);
+    light.shadow.bias = -0.0005;
+    light.shadow.normalBias = 0.01 * desc.visual.extentM;
+    const cam = light.shadow.camera;
+    const reach = 2 * desc.visual.extentM;
+    if (cam instanceof THREE.OrthographicCamera) {
+      cam.left = cam.bottom = -reach;
+      cam.right = cam.top = reach;
+    }
+    cam.near = Math.max(0.01, desc.visual.znearM);
+    cam.far = desc.visual.zfarM;
+    cam.updateProjectionMatrix();
+  }
+
+  /** Draw only geoms in these groups (MuJoCo's geomgroup toggles). */
+  setVisibleGroups(groups: Iterable<number>): void {
+    this.visibleGroups = new Set(groups);
+    this.updateVisibility();
+  }
+
+  /** Hide or show geoms by any rule, e.g. collision-only geoms: `(g) => g.contype === 0 && g.conaffinity === 0`. */
+  setGeomVisibility(visible: (g: SceneGeom) => boolean): void {
+    for (const g of this.description.geoms) {
+      const mesh = this.geoms.get(g.id);
+      if (mesh) mesh.visible = this.visibleGroups.has(g.group) && g.rgba[3] > 0 && visible(g);
+    }
+  }
+
+  private updateVisibility(): void {
+    this.setGeomVisibility(() => true);
+  }
+
+  /**
+   * Body poses, nbody × 7 (xpos then xquat w x y z) as in src-shared/protocol/poses.ts. Allocates
+   * nothing; fixed cameras follow their bodies.
+   */
+  applyPoses(poses: ArrayLike<number>): void {
+    const n = Math.min(this.bodies.length, Math.floor(poses.length / 7));
+    for (let b = 0; b < n; b++) {
+      const o = 7 * b;
+      const group = this.bodies[b];
+      group.position.set(poses[o], poses[o + 1], poses[o + 2]);
+      group.quaternion.set(poses[o + 4], poses[o + 5], poses[o + 6], poses[o + 3]);
+    }
+    for (let i = 0; i < this.cameras.length; i++) {
+      const local = this.camLocal[i];
+      const body = this.bodies[local.bodyId];
+      const cam = this.cameras[i].camera;
+      cam.position.copy(local.pos).applyQuaternion(body.quaternion).add(body.position);
+      cam.quaternion.copy(body.quaternion).multiply(local.quat);
+    }
+  }
+
+  /**
+   * Sets a camera's world pose from MuJoCo's cam_xpos / cam_xmat (row-major 3×3), exact for every
+   * camera mode including tracking ones. Allocates nothing.
+   */
+  setCameraWorldPose(index: number, pos: ArrayLike<number>, posOffset: number, xmat: ArrayLike<number>, matOffset: number): void {
+    const cam = this.cameras[index].camera;
+    cam.position.set(pos[posOffset], pos[posOffset + 1], pos[posOffset + 2]);
+    const x = xmat, o = matOffset;
+    this.tmpM.set(x[o], x[o + 1], x[o + 2], 0, x[o + 3], x[o + 4], x[o + 5], 0, x[o + 6], x[o + 7], x[o + 8], 0, 0, 0, 0, 1);
+    cam.quaternion.setFromRotationMatrix(this.tmpM);
+  }
+
+  /** The model camera called `name`; the error lists the model's cameras. */
+  camera(name: string): ModelCamera {
+    const found = this.cameras.find((c) => c.name === name);
+    if (!found) {
+      const names = this.cameras.map((c) => c.name).filter(Boolean);
+      throw new Error(`model "${this.description.modelName}" has no camera "${name}"; its cameras: ${names.length ? names.join(', ') : '(none)'}`);
+    }
+    return found;
+  }
+
+  /** Points the camera at an image size and moves the headlight onto it (MuJoCo's headlight follows the view). */
+  useCamera(camera: THREE.PerspectiveCamera, widthPx: number, heightPx: number): void {
+    if (camera.aspect !== widthPx / heightPx) {
+      camera.aspect = widthPx / heightPx;
+      camera.updateProjectionMatrix();
+    }
+    if (this.headlight.parent !== camera) {
+      camera.add(this.headlight);
+      camera.add(this.headlight.target);
+    }
+  }
+
+  /** A point in MuJoCo's world frame → three's world frame, through the root (same maths as rendering). */
+  toThreeWorld(x: number, y: number, z: number, out: THREE.Vector3): THREE.Vector3 {
+    this.root.updateMatrixWorld();
+    return out.set(x, y, z).applyMatrix4(this.root.matrixWorld);
+  }
+
+  /** Pixel (column, row from the top) where a MuJoCo world point lands in a camera's image, or null if behind it. */
+  projectToPixel(camera: THREE.PerspectiveCamera, pointM: readonly [number, number, number], widthPx: number, heightPx: number): { x: number; y: number } | null {
+    this.useCamera(camera, widthPx, heightPx);
+    this.root.updateMatrixWorld(true);
+    const p = this.toThreeWorld(pointM[0], pointM[1], pointM[2], this.tmpV);
+    p.applyMatrix4(camera.matrixWorldInverse.copy(camera.matrixWorld).invert());
+    if (p.z >= 0) return null;
+    p.applyMatrix4(camera.projectionMatrix);
+    return { x: ((p.x + 1) / 2) * widthPx, y: ((1 - p.y) / 2) * heightPx };
+  }
+
+  dispose(): void {
+    for (const l of this.lights) l.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
+    this.root.removeFromParent();
+    this.root.clear();
+  }
+}
+
+export function buildScene(desc: SceneDescription, opts?: BuildOptions): MujocoScene {
+  return new MujocoScene(desc, opts);
+}

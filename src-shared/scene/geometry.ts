@@ -1,0 +1,154 @@
+/**
+ * three.js geometry and materials for MuJoCo geoms, all in MuJoCo's frame (z up): the rotation
+ * to three's y-up happens once, at the builder's root.
+ */
+import * as THREE from 'three/webgpu';
+import type { SceneGeom, SceneMaterial, SceneMesh, SceneTexture } from './description';
+import { base64ToBytes, base64ToFloat32, base64ToUint32 } from './base64';
+
+/** MuJoCo's defaults for a geom without a material (mjsMaterial defaults). */
+const DEFAULT_SPECULAR = 0.5;
+const DEFAULT_SHININESS = 0.5;
+/** three lights carry one colour for diffuse and specular; MuJoCo's default light specular (0.3) is
+ *  about half its diffuse (0.7), so highlights are scaled to match. */
+const SPECULAR_SCALE = 0.5;
+/** Corner normals further than this from the face normal are creases: the face normal is used. */
+const CREASE_COS = 0.5;
+
+export interface GeometryDetail {
+  sphereSegments: number;
+  cylinderSegments: number;
+}
+
+/** Geometry key so that identical primitives share one buffer. */
+export function geometryKey(g: SceneGeom, planeHalfSizeM: number): string {
+  if (g.type === 'mesh') return `mesh:${g.meshId}`;
+  if (g.type === 'plane') return `plane:${g.size[0] || planeHalfSizeM}:${g.size[1] || planeHalfSizeM}`;
+  return `${g.type}:${g.size.join(':')}`;
+}
+
+/** Returns null for a geom type this builder cannot draw (height fields). */
+export function createPrimitiveGeometry(g: SceneGeom, planeHalfSizeM: number, d: GeometryDetail): THREE.BufferGeometry | null {
+  const [a, b, c] = g.size;
+  switch (g.type) {
+    case 'plane': {
+      // MuJoCo's size 0 means infinite; a large finite plane renders the same within the far plane.
+      const hx = a > 0 ? a : planeHalfSizeM;
+      const hy = b > 0 ? b : planeHalfSizeM;
+      return new THREE.PlaneGeometry(2 * hx, 2 * hy); // lies in x-y, normal +z: MuJoCo's plane frame
+    }
+    case 'sphere':
+      return new THREE.SphereGeometry(a, d.sphereSegments, Math.max(8, d.sphereSegments / 2)).rotateX(Math.PI / 2);
+    case 'ellipsoid':
+      return new THREE.SphereGeometry(1, d.sphereSegments, Math.max(8, d.sphereSegments / 2)).rotateX(Math.PI / 2).scale(a, b, c);
+    case 'capsule':
+      // three builds along y; MuJoCo's capsule and cylinder axes are z.
+      return new THREE.CapsuleGeometry(a, 2 * b, Math.max(4, d.sphereSegments / 4), d.cylinderSegments).rotateX(Math.PI / 2);
+    case 'cylinder':
+      return new THREE.CylinderGeometry(a, a, 2 * b, d.cylinderSegments).rotateX(Math.PI / 2);
+    case 'box':
+      return new THREE.BoxGeometry(2 * a, 2 * b, 2 * c);
+    default:
+      return null;
+  }
+}
+
+/** Unrolls a MuJoCo mesh to one vertex per face corner so that creases keep MuJoCo's normals. */
+export function createMeshGeometry(mesh: SceneMesh): THREE.BufferGeometry {
+  const verts = base64ToFloat32(mesh.verticesB64);
+  const faces = base64ToUint32(mesh.facesB64);
+  const normals = base64ToFloat32(mesh.normalsB64);
+  const faceNormals = base64ToUint32(mesh.faceNormalsB64);
+  if (verts.length !== mesh.vertexCount * 3 || faces.length !== mesh.faceCount * 3) {
+    throw new Error(`mesh "${mesh.name}": ${verts.length / 3} vertices / ${faces.length / 3} faces, expected ${mesh.vertexCount} / ${mesh.faceCount}`);
+  }
+  const nf = mesh.faceCount;
+  const pos = new Float32Array(nf * 9);
+  const nor = new Float32Array(nf * 9);
+  const hasNormals = faceNormals.length === faces.length && normals.length > 0;
+  for (let f = 0; f < nf; f++) {
+    const i0 = faces[3 * f] * 3, i1 = faces[3 * f + 1] * 3, i2 = faces[3 * f + 2] * 3;
+    // flat face normal, for creases and for meshes without normals
+    const e1x = verts[i1] - verts[i0], e1y = verts[i1 + 1] - verts[i0 + 1], e1z = verts[i1 + 2] - verts[i0 + 2];
+    const e2x = verts[i2] - verts[i0], e2y = verts[i2 + 1] - verts[i0 + 1], e2z = verts[i2 + 2] - verts[i0 + 2];
+    let fx = e1y * e2z - e1z * e2y, fy = e1z * e2x - e1x * e2z, fz = e1x * e2y - e1y * e2x;
+    const fl = Math.hypot(fx, fy, fz) || 1;
+    fx /= fl; fy /= fl; fz /= fl;
+    for (let k = 0; k < 3; k++) {
+      const vi = faces[3 * f + k] * 3;
+      const o = 9 * f + 3 * k;
+      pos[o] = verts[vi]; pos[o + 1] = verts[vi + 1]; pos[o + 2] = verts[vi + 2];
+      let nx = fx, ny = fy, nz = fz;
+      if (hasNormals) {
+        const ni = faceNormals[3 * f + k] * 3;
+        const mx = normals[ni], my = normals[ni + 1], mz = normals[ni + 2];
+        if (mx * fx + my * fy + mz * fz >= CREASE_COS) { nx = mx; ny = my; nz = mz; }
+      }
+      nor[o] = nx; nor[o + 1] = ny; nor[o + 2] = nz;
+    }
+  }
+  const geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+  geo.setAttribute('normal', new THREE.BufferAttribute(nor, 3));
+  geo.computeBoundingSphere();
+  return geo;
+}
+
+/** A 2D MuJoCo texture as an sRGB RGBA DataTexture (WebGPU has no 3-channel 8-bit format). */
+export function createTexture(t: SceneTexture): THREE.DataTexture {
+  const src = base64ToBytes(t.dataB64);
+  const n = t.width * t.height;
+  if (src.length !== n * t.nchannel) throw new Error(`texture "${t.name}": ${src.length} bytes, expected ${n * t.nchannel}`);
+  const rgba = new Uint8Array(n * 4);
+  for (let p = 0; p < n; p++) {
+    for (let c = 0; c < 3; c++) rgba[4 * p + c] = src[p * t.nchannel + Math.min(c, t.nchannel - 1)];
+    rgba[4 * p + 3] = t.nchannel === 4 ? src[p * 4 + 3] : 255;
+  }
+  const tex = new THREE.DataTexture(rgba, t.width, t.height, THREE.RGBAFormat, THREE.UnsignedByteType);
+  tex.colorSpace = THREE.SRGBColorSpace;
+  tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
+  tex.magFilter = THREE.LinearFilter;
+  tex.minFilter = THREE.LinearMipmapLinearFilter;
+  tex.generateMipmaps = true;
+  tex.needsUpdate = true;
+  return tex;
+}
+
+/**
+ * MuJoCo's colours are display values multiplied by light in display space; decoding them (and
+ * light colours) from sRGB keeps that product, since the sRGB curve is close to a power law.
+ */
+export function mujocoColor(r: number, g: number, b: number, out = new THREE.Color()): THREE.Color {
+  return out.setRGB(r, g, b, THREE.SRGBColorSpace);
+}
+
+export function createMaterial(
+  g: SceneGeom,
+  mat: SceneMaterial | undefined,
+  texture: THREE.Texture | undefined,
+  planeHalfSizeM: number,
+): THREE.MeshPhongNodeMaterial {
+  const [r, gr, b, a] = g.rgba;
+  const specular = (mat ? mat.specular : DEFAULT_SPECULAR) * SPECULAR_SCALE;
+  const shininess = (mat ? mat.shininess : DEFAULT_SHININESS) * 128;
+  const emission = mat ? mat.emission : 0;
+  const m = new THREE.MeshPhongNodeMaterial({
+    color: mujocoColor(r, gr, b),
+    specular: mujocoColor(specular, specular, specular),
+    shininess,
+    emissive: mujocoColor(r * emission, gr * emission, b * emission),
+    transparent: a < 1,
+    opacity: a,
+    depthWrite: a >= 1,
+  });
+  if (texture && mat) {
+    const map = texture.clone();
+    map.needsUpdate = true;
+    // texuniform repeats per metre; otherwise over the whole surface (MuJoCo's two modes).
+    const span = g.type === 'plane' ? 2 * (g.size[0] > 0 ? g.size[0] : planeHalfSizeM) : 1;
+    const spanY = g.type === 'plane' ? 2 * (g.size[1] > 0 ? g.size[1] : planeHalfSizeM) : 1;
+    map.repeat.set(mat.texUniform ? mat.texRepeat[0] * span : mat.texRepeat[0], mat.texUniform ? mat.texRepeat[1] * spanY : mat.texRepeat[1]);
+    m.map = map;
+  }
+  return m;
+}
