@@ -2,12 +2,14 @@
  * `npm run bench`: each suite prints its figures and ratios measured in this one run, because
  * machines here are shared and noisy and only same-run ratios compare.
  */
+import { simSuite } from './sim';
+
 export interface BenchSuite {
   name: string;
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [];
+const suites: BenchSuite[] = [simSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {
