@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { coreEvents, coreMethods } from './core';
 import { ErrorCode, RequestId } from './frame';
+import { studioEvents, studioMethods } from './studio';
 
 export * from './frame';
 export * from './core';
 export * from './poses';
+export * from './studio';
 
 /**
  * Every request the engine answers. Domain modules add their maps here so that the unions below,
@@ -12,6 +14,7 @@ export * from './poses';
  */
 export const methods = {
   ...coreMethods,
+  ...studioMethods,
 };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
@@ -19,7 +22,7 @@ export type ParamsOf<M extends MethodName> = z.input<Methods[M]['params']>;
 export type ResultOf<M extends MethodName> = z.infer<Methods[M]['result']>;
 
 /** Events the engine pushes (past tense), plus the greeting. */
-export const events = [...coreEvents] as const;
+export const events = [...coreEvents, ...studioEvents] as const;
 
 function requestFrame<M extends MethodName>(name: M) {
   return methods[name].params.extend({ type: z.literal(name), id: RequestId });

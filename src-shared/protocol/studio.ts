@@ -1,0 +1,110 @@
+/**
+ * What the studio asks of the engine beyond the core: the catalogue, settings, the episode
+ * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
+ */
+import { z } from 'zod';
+import { AgentSettings, Arm, EpisodeEvent, EpisodeMeta, InstanceRef } from '../episode';
+import { SceneDescription } from '../scene/description';
+import { method } from './frame';
+
+export const TaskInfo = z.object({
+  id: z.string(),
+  family: z.string(),
+  title: z.string(),
+  instruction: z.string(),
+  variants: z.array(z.string()),
+  bimanual: z.boolean(),
+});
+export type TaskInfo = z.infer<typeof TaskInfo>;
+
+export const ModelChoice = z.enum(['scripted', 'endpoint']);
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
+export const EndpointSettings = z.object({
+  baseUrl: z.string(),
+  model: z.string(),
+  imageDetail: z.enum(['low', 'high', 'auto']),
+  /** The key itself never leaves the engine once saved. */
+  hasApiKey: z.boolean(),
+});
+export type EndpointSettings = z.infer<typeof EndpointSettings>;
+
+export const EpisodeSummary = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  createdAt: z.string(),
+  instance: InstanceRef,
+  arm: Arm,
+  modelLabel: z.string(),
+  scripted: z.boolean(),
+  success: z.boolean().nullable(),
+  finish: z.string().nullable(),
+  llmCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+  parentId: z.string().nullable(),
+  bundled: z.boolean(),
+  live: z.boolean(),
+});
+export type EpisodeSummary = z.infer<typeof EpisodeSummary>;
+
+export const RunState = z.enum(['running', 'paused', 'finished', 'failed', 'stopped']);
+export type RunState = z.infer<typeof RunState>;
+
+/** Sim speed as a real-time factor; null = as fast as possible. */
+export const SimSpeed = z.number().min(0.25).max(8).nullable();
+export type SimSpeed = z.infer<typeof SimSpeed>;
+
+export const Vec3M = z.tuple([z.number(), z.number(), z.number()]);
+
+export const SceneFrame = z.object({
+  /** nbody × 7: xpos then xquat (w x y z). */
+  poses: z.array(z.number()),
+  contacts: z.array(Vec3M),
+  simTimeSec: z.number(),
+});
+export type SceneFrame = z.infer<typeof SceneFrame>;
+
+export const SceneLabel = z.object({ bodyName: z.string(), text: z.string() });
+
+const EpisodeId = z.object({ episodeId: z.string().min(1).max(200) });
+
+export const studioMethods = {
+  'catalog/get': method(z.object({}), z.object({ tasks: z.array(TaskInfo), defaults: AgentSettings, cameras: z.array(z.string()) })),
+  'settings/get': method(z.object({}), z.object({ endpoint: EndpointSettings, episodesDir: z.string() })),
+  'settings/set': method(
+    z.object({ baseUrl: z.string().url().optional(), model: z.string().min(1).max(200).optional(), imageDetail: z.enum(['low', 'high', 'auto']).optional(), apiKey: z.string().max(500).optional() }),
+    z.object({ endpoint: EndpointSettings }),
+  ),
+  'episode/list': method(z.object({}), z.object({ episodes: z.array(EpisodeSummary) })),
+  'episode/open': method(EpisodeId, z.object({ meta: EpisodeMeta, events: z.array(EpisodeEvent), name: z.string().nullable(), parentId: z.string().nullable(), live: z.boolean() })),
+  'episode/rename': method(EpisodeId.extend({ name: z.string().min(1).max(200) }), z.object({ ok: z.literal(true) })),
+  'episode/delete': method(EpisodeId, z.object({ ok: z.literal(true) })),
+  'episode/export': method(EpisodeId, z.object({ fileName: z.string(), json: z.string() })),
+  'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string() })),
+  'run/start': method(
+    z.object({ instance: InstanceRef, arm: Arm, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
+    z.object({ episodeId: z.string() }),
+  ),
+  'run/control': method(EpisodeId.extend({ action: z.enum(['pause', 'resume', 'step', 'stop']) }), z.object({ state: RunState })),
+  'run/speed': method(EpisodeId.extend({ speed: SimSpeed }), z.object({ speed: SimSpeed })),
+  'scene/get': method(EpisodeId, z.object({ description: SceneDescription, labels: z.array(SceneLabel), frame: SceneFrame })),
+  /** The scene after `action` actions (0 = the initial state), restored from the recorded snapshot. */
+  'scene/seek': method(EpisodeId.extend({ action: z.number().int().nonnegative() }), SceneFrame),
+  /**
+   * Re-executes the episode's first `action - 1` actions (checking every state hash), then the
+   * edited action, saving a new episode linked to its parent; with `continueWithModel` the model
+   * carries on from there.
+   */
+  'episode/fork': method(
+    EpisodeId.extend({ action: z.number().int().positive(), edited: z.string().max(200_000), continueWithModel: z.boolean(), model: ModelChoice.optional() }),
+    z.object({ episodeId: z.string(), hashesMatched: z.boolean(), mismatchAt: z.number().int().nullable() }),
+  ),
+};
+
+export const RunEvent = z.object({ type: z.literal('run/event'), episodeId: z.string(), event: EpisodeEvent });
+export const RunStateChanged = z.object({ type: z.literal('run/state-changed'), episodeId: z.string(), state: RunState, error: z.string().nullable() });
+export const ModelDelta = z.object({ type: z.literal('run/model-delta'), episodeId: z.string(), call: z.number().int(), text: z.string() });
+export const EpisodesChanged = z.object({ type: z.literal('episodes/changed') });
+
+export const studioEvents = [RunEvent, RunStateChanged, ModelDelta, EpisodesChanged] as const;
