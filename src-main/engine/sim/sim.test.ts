@@ -101,18 +101,31 @@ describe('Sim', () => {
     expect(() => sim.addStateProvider({ key: 'ctl', save: () => 0, load: () => undefined })).toThrow(/already registered/);
   });
 
-  it('stepChunked yields between chunks and stops on abort', async () => {
+  it('stepChunked yields between chunks: a timer fires while it runs', async () => {
     const sim = await load();
     let ticks = 0;
-    const timer = setInterval(() => ticks++, 0);
-    const done = await sim.stepChunked(2000, { chunkSteps: 50 });
+    let ticksSeenMidRun = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const t0 = performance.now();
+    const done = await sim.stepChunked(3000, { chunkSteps: 50, onChunk: (s) => {
+      // the last chunk's callback runs before the final return, so this sees mid-run ticks only
+      if (s.data.time < 3000 * s.timestepSec - 1e-9) ticksSeenMidRun = ticks;
+    } });
     clearInterval(timer);
-    expect(done).toBe(2000);
-    expect(ticks).toBeGreaterThan(0);
+    expect(done).toBe(3000);
+    expect(sim.data.time).toBeCloseTo(6, 9);
+    // a 1 ms timer over a run of several ms must have fired between chunks
+    expect(performance.now() - t0).toBeGreaterThan(2);
+    expect(ticksSeenMidRun).toBeGreaterThan(0);
+  });
+
+  it('stepChunked stops at an abort between chunks', async () => {
+    const sim = await load();
     const ac = new AbortController();
     let chunks = 0;
     const n = await sim.stepChunked(1000, { chunkSteps: 100, signal: ac.signal, onChunk: () => ++chunks === 3 && ac.abort() });
     expect(n).toBe(300);
+    expect(await sim.stepChunked(10, { signal: ac.signal })).toBe(0);
   });
 
   it('refuses use after dispose', async () => {
