@@ -262,13 +262,11 @@ export class CellRuntime {
     }
     const lostIsolate = sb.isolate.isDisposed || sb.catastrophe !== undefined;
     if (failure !== null) {
-      if (lostIsolate) {
-        const byMemory = sb.isolate.isDisposed && /memory limit/i.test(errorText(failure));
-        cell.stop ??= {
-          reason: 'memory-limit',
-          message: byMemory || !sb.catastrophe ? `the cell exceeded the ${this.opts.memoryLimitMb ?? 128} MB memory limit; the sandbox was restarted and every variable from earlier cells is gone` : `the sandbox failed (${sb.catastrophe}); it was restarted and every variable from earlier cells is gone`,
-        };
-        if (cell.stop.reason !== 'memory-limit') cell.stop = { reason: 'memory-limit', message: cell.stop.message };
+      if (lostIsolate && this.disposed) {
+        cell.stop ??= { reason: 'interrupted', message: 'the episode was closed while the cell ran' };
+      } else if (lostIsolate) {
+        const why = sb.catastrophe ? `the sandbox failed (${sb.catastrophe})` : `the cell exceeded the ${this.opts.memoryLimitMb ?? 128} MB memory limit`;
+        cell.stop = { reason: 'memory-limit', message: `${why}; the sandbox was restarted and every variable from earlier cells is gone` };
         result.namespaceLost = true;
       } else if (!cell.stop && errorText(failure) === TIMEOUT_MESSAGE) {
         cell.stop = { reason: 'wall-budget', message: `cell stopped: wall-time budget of ${budget.wallMs} ms used up` };

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { PrimitiveError, type PrimitiveSpec } from '../primitives/types';
+import { defaultImageExtractor, toNamedArgs } from './bridge';
+
+const moveTo: PrimitiveSpec = {
+  name: 'move_to',
+  summary: 'move',
+  positional: [{ name: 'target', type: '[x,y,z]', doc: '', schema: z.array(z.number()) }],
+  options: [{ name: 'speed', type: 'number', doc: '', schema: z.number() }],
+  returns: [],
+  motion: true,
+};
+const show: PrimitiveSpec = {
+  name: 'show',
+  summary: 'image',
+  positional: [{ name: 'camera', type: 'string', doc: '', schema: z.string(), optional: true }],
+  options: [{ name: 'width', type: 'number', doc: '', schema: z.number() }],
+  returns: [],
+  motion: false,
+};
+
+describe('toNamedArgs', () => {
+  it('maps positional arguments and one options object onto named arguments', () => {
+    expect(toNamedArgs(moveTo, [[1, 2, 3]])).toEqual({ target: [1, 2, 3] });
+    expect(toNamedArgs(moveTo, [[1, 2, 3], { speed: 0.5 }])).toEqual({ target: [1, 2, 3], speed: 0.5 });
+  });
+
+  it('takes a lone object as the options when the optional positional cannot be an object', () => {
+    expect(toNamedArgs(show, [{ width: 64 }])).toEqual({ width: 64 });
+    expect(toNamedArgs(show, ['top', { width: 64 }])).toEqual({ camera: 'top', width: 64 });
+    expect(toNamedArgs(show, [])).toEqual({});
+  });
+
+  it('explains bad calls', () => {
+    expect(() => toNamedArgs(moveTo, [])).toThrow(/missing argument 1 'target'/);
+    expect(() => toNamedArgs(moveTo, [[1, 2, 3], { speeed: 1 }])).toThrow(/unknown option 'speeed' \(options: speed\)/);
+    expect(() => toNamedArgs(moveTo, [[1, 2, 3], 5])).toThrow(PrimitiveError);
+    expect(() => toNamedArgs(moveTo, [1, 2, 3])).toThrow(/takes 1 positional argument\(s\).*got 3/);
+  });
+});
+
+describe('defaultImageExtractor', () => {
+  it('replaces image bytes with an id the cell can refer to', () => {
+    let n = 0;
+    const { images, forCell } = defaultImageExtractor('show', { image: { mimeType: 'image/png', bytes: new Uint8Array([1, 2]), width: 2, height: 1 }, camera: 'top' }, () => `img-${++n}`);
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ id: 'img-1', primitive: 'show', mimeType: 'image/png', width: 2 });
+    expect(forCell).toEqual({ image: { id: 'img-1', mimeType: 'image/png', width: 2, height: 1, caption: undefined }, camera: 'top' });
+  });
+
+  it('passes other results through', () => {
+    expect(defaultImageExtractor('state', { pos: [1] }, () => 'x')).toEqual({ images: [], forCell: { pos: [1] } });
+  });
+});
