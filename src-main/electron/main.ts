@@ -64,13 +64,13 @@ function showEngine(engine: RunningEngine): void {
 function onStatus(next: EngineStatus): void {
   status = next;
   sendToUi(IPC.engineStatus, next);
-  if (next.state === 'failed') {
-    console.error(`robocell shell: ${next.message}`);
-    // Without a window there is nowhere to show it but a dialog.
-    if (!win) {
-      dialog.showErrorBox('Robocell Studio: the engine does not start', next.message);
-      app.quit();
-    }
+  if (next.state === 'failed') console.error(`robocell shell: ${next.message}`);
+  // Without a window the engine has never been ready: a first start that fails (a missing build,
+  // an old node) fails the same way again, so say why in a dialog now instead of retrying.
+  if (!win && quitState === 'running' && (next.state === 'failed' || next.state === 'restarting')) {
+    const why = next.state === 'failed' ? next.message : next.reason;
+    dialog.showErrorBox('Robocell Studio: the engine does not start', `${why}\n\nThe engine log is in ${app.getPath('logs')}.`);
+    app.quit();
   }
 }
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineStatus } from '../../src-shared/electronBridge';
 import { RestartPolicy } from './restartPolicy';
-import { EngineSupervisor, type EngineChild, type RunningEngine } from './supervisor';
+import { EngineSupervisor, lastWords, type EngineChild, type RunningEngine } from './supervisor';
 
 class FakeChild extends EventEmitter implements EngineChild {
   readonly stdout = new PassThrough();
@@ -165,11 +165,12 @@ describe('EngineSupervisor', () => {
     expect(children).toHaveLength(3);
   });
 
-  it('gives the exit status and the last stderr line as the reason when the engine dies early', async () => {
+  it('gives the exit status and the error line from stderr as the reason when the engine dies early', async () => {
     const { sup, children, statuses } = setup();
     sup.start();
-    children[0].stderr.write('node:internal/modules/cjs/loader:1228\n  throw err;\n');
-    children[0].stderr.write("Error: Cannot find module '/x/out/node/cli.mjs'\n");
+    children[0].stderr.write('node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\n');
+    children[0].stderr.write("Error: Cannot find module '/x/out/node/cli.mjs'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)\n");
+    children[0].stderr.write('    at node:internal/main/run_main_module:28:49 {\n  code: 1\n}\n\nNode.js v20.20.2\n');
     await flush();
     children[0].stdout.end();
     await flush();
@@ -184,5 +185,55 @@ describe('EngineSupervisor', () => {
     children[0].exit(-2);
     await flush();
     expect(statuses.at(-1)).toMatchObject({ state: 'restarting', reason: 'the engine process failed: spawn /usr/bin/node ENOENT' });
+  });
+});
+
+describe('lastWords', () => {
+  it('picks the error line, skipping stack frames and the Node.js footer', () => {
+    expect(lastWords(['Error: boom', '    at f (x.js:1:1)', '', 'Node.js v20.20.2'])).toBe('Error: boom');
+    expect(lastWords(['engine: starting', 'robocell: the CLI is not built yet. Run `npm install`'])).toBe('robocell: the CLI is not built yet. Run `npm install`');
+    expect(lastWords(['engine: starting', 'TypeError: x is not a function', 'engine: shutting down (SIGTERM)'])).toBe('TypeError: x is not a function');
+  });
+
+  it('falls back to the last plain line, or null when there is none', () => {
+    expect(lastWords(['engine: listening', 'Killed'])).toBe('Killed');
+    expect(lastWords(['', '   ', 'Node.js v20.20.2'])).toBeNull();
+    expect(lastWords(['x'.repeat(1000)])).toHaveLength(300);
+  });
+});
+
+describe('EngineSupervisor stopped from a status listener', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('does not schedule a restart when stop() is called while reporting the death', async () => {
+    vi.useFakeTimers();
+    const children: FakeChild[] = [];
+    let sup: EngineSupervisor | null = null;
+    sup = new EngineSupervisor({
+      spawn: () => {
+        const c = new FakeChild(1);
+        children.push(c);
+        return c;
+      },
+      spec: (token) => ({ command: 'node', args: [], env: { ROBOCELL_TOKEN: token }, cwd: '/' }),
+      createToken: () => 'token-1',
+      policy: new RestartPolicy({ now: () => Date.now() }),
+      readyTimeoutMs: 1000,
+      stopGraceMs: 1000,
+      onStatus: (s) => {
+        if (s.state === 'restarting') void sup?.stop();
+      },
+      onReady: () => {},
+      log: () => {},
+    });
+    sup.start();
+    children[0].exit(1);
+    await vi.advanceTimersByTimeAsync(0);
+    // No retry timer left behind (nor the ready-line timeout, cleared when stdout ended).
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(children).toHaveLength(1);
   });
 });

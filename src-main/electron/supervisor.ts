@@ -33,6 +33,19 @@ export interface SupervisorDeps {
   log(text: string): void;
 }
 
+const STDERR_TAIL_LINES = 40;
+
+/**
+ * The line of a dying process's stderr that says why: the last `SomethingError: …` or
+ * `robocell: …` line, else the last line that is not a stack frame or Node's version footer.
+ */
+export function lastWords(lines: readonly string[]): string | null {
+  const meaningful = lines.map((l) => l.trim()).filter((l) => l.length > 0 && !/^at\s/.test(l) && !/^Node\.js v\d/.test(l));
+  const error = meaningful.findLast((l) => /^(\w*Error\b|robocell: )/.test(l));
+  const line = error ?? meaningful.at(-1);
+  return line === undefined ? null : line.slice(0, 300);
+}
+
 /** Starts the engine, restarts it with back-off when it dies, and ends it on stop(). */
 export class EngineSupervisor {
   private child: EngineChild | null = null;
@@ -41,8 +54,8 @@ export class EngineSupervisor {
   private stopping: Promise<void> | null = null;
   private restartAtOnce = false;
   private lastError: string | null = null;
-  /** The engine's last words on stderr: usually the reason it died. */
-  private lastStderrLine: string | null = null;
+  /** The engine's recent stderr lines: usually they hold the reason it died. */
+  private stderrTail: string[] = [];
 
   constructor(private readonly deps: SupervisorDeps) {}
 
@@ -55,7 +68,7 @@ export class EngineSupervisor {
     this.clearRetry();
     const token = this.deps.createToken();
     this.lastError = null;
-    this.lastStderrLine = null;
+    this.stderrTail = [];
     this.deps.onStatus({ state: 'starting' });
     this.deps.policy.started();
     const child = this.deps.spawn(this.deps.spec(token));
@@ -63,8 +76,7 @@ export class EngineSupervisor {
     child.stderr?.on('data', (chunk: Buffer | string) => {
       const text = chunk.toString();
       this.deps.log(text);
-      const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-      if (lines.length > 0) this.lastStderrLine = lines[lines.length - 1].slice(0, 300);
+      this.stderrTail = [...this.stderrTail, ...text.split('\n')].slice(-STDERR_TAIL_LINES);
     });
     child.on('error', (err: Error) => {
       this.lastError = `the engine process failed: ${err.message}`;
@@ -133,7 +145,8 @@ export class EngineSupervisor {
       return;
     }
     const exit = `the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`;
-    const reason = this.lastError ?? (this.lastStderrLine ? `${exit}: ${this.lastStderrLine}` : exit);
+    const words = lastWords(this.stderrTail);
+    const reason = this.lastError ?? (words ? `${exit}: ${words}` : exit);
     this.deps.log(`shell: ${reason}\n`);
     const decision = this.deps.policy.failed();
     if (decision.action === 'give-up') {
@@ -141,6 +154,8 @@ export class EngineSupervisor {
       return;
     }
     this.deps.onStatus({ state: 'restarting', reason, restartInMs: decision.delayMs });
+    // The status listener may have stopped us (the shell quits when the very first start fails).
+    if (this.stopping) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.start();
