@@ -23,6 +23,7 @@ let supervisor: EngineSupervisor | null = null;
 let nodePath: string | null = null;
 let status: EngineStatus = { state: 'starting' };
 let quitState: 'running' | 'stopping' | 'done' = 'running';
+let engineWasReady = false;
 
 function allowedOrigins(): string[] {
   const engine = supervisor?.engine;
@@ -34,6 +35,7 @@ function sendToUi(channel: string, value: EngineStatus | MenuCommand): void {
 }
 
 function showEngine(engine: RunningEngine): void {
+  engineWasReady = true;
   const { pageUrl } = engineUrls(engine.port, engine.token, devServerUrl);
   if (win && !win.isDestroyed()) {
     void win.loadURL(pageUrl);
@@ -65,9 +67,9 @@ function onStatus(next: EngineStatus): void {
   status = next;
   sendToUi(IPC.engineStatus, next);
   if (next.state === 'failed') console.error(`robocell shell: ${next.message}`);
-  // Without a window the engine has never been ready: a first start that fails (a missing build,
-  // an old node) fails the same way again, so say why in a dialog now instead of retrying.
-  if (!win && quitState === 'running' && (next.state === 'failed' || next.state === 'restarting')) {
+  // A first start that fails (a missing build, an old node) fails the same way again: there is
+  // no window yet, so say why in a dialog now instead of retrying.
+  if (!engineWasReady && quitState === 'running' && (next.state === 'failed' || next.state === 'restarting')) {
     const why = next.state === 'failed' ? next.message : next.reason;
     dialog.showErrorBox('Robocell Studio: the engine does not start', `${why}\n\nThe engine log is in ${app.getPath('logs')}.`);
     app.quit();
