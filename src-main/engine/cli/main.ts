@@ -1,8 +1,9 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
 import { UsageError, type Command } from './command';
+import { renderCommand } from './commands/render';
 import { serveCommand } from './commands/serve';
 
-const commands: Command[] = [serveCommand];
+const commands: Command[] = [serveCommand, renderCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

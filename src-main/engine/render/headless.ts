@@ -23,6 +23,7 @@ export class HeadlessRenderer {
 
   private constructor(
     private readonly renderer: THREE.WebGPURenderer,
+    private readonly device: GPUDevice,
     private readonly frames: ManualFrames,
     readonly backend: GpuBackend,
     readonly adapterName: string,
@@ -44,7 +45,7 @@ export class HeadlessRenderer {
     renderer.shadowMap.enabled = opts.shadows ?? true;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
-    return new HeadlessRenderer(renderer, frames, gpu.backend, gpu.adapterName, performance.now() - started);
+    return new HeadlessRenderer(renderer, gpu.device, frames, gpu.backend, gpu.adapterName, performance.now() - started);
   }
 
   private target(widthPx: number, heightPx: number): THREE.RenderTarget {
@@ -104,6 +105,8 @@ export class HeadlessRenderer {
     for (const rt of this.targets.values()) rt.dispose();
     this.targets.clear();
     this.renderer.dispose();
+    // Dawn keeps the event loop alive while a device lives.
+    this.device.destroy();
   }
 }
 
@@ -118,4 +121,13 @@ export function sharedRenderer(opts?: HeadlessRendererOptions): Promise<Headless
     });
   }
   return shared;
+}
+
+/** Disposes the shared renderer if one was started (a CLI run ends with this so Node can exit). */
+export async function disposeSharedRenderer(): Promise<void> {
+  const current = shared;
+  shared = null;
+  if (!current) return;
+  const r = await current.catch(() => null);
+  r?.dispose();
 }

@@ -141,7 +141,37 @@ function skyboxMean(m: SceneModelSource): [number, number, number] | null {
   return null;
 }
 
-export function extractSceneDescription(m: SceneModelSource, modelName = ''): SceneDescription {
+const ARRAY_FIELDS = [
+  'names', 'name_bodyadr', 'name_geomadr', 'name_matadr', 'name_meshadr', 'name_lightadr', 'name_camadr', 'name_texadr',
+  'body_parentid', 'geom_type', 'geom_bodyid', 'geom_size', 'geom_pos', 'geom_quat', 'geom_rgba', 'geom_matid',
+  'geom_dataid', 'geom_group', 'geom_contype', 'geom_conaffinity', 'mat_rgba', 'mat_specular', 'mat_shininess',
+  'mat_reflectance', 'mat_emission', 'mat_metallic', 'mat_roughness', 'mat_texid', 'mat_texrepeat', 'tex_type',
+  'tex_width', 'tex_height', 'tex_nchannel', 'tex_adr', 'tex_data', 'mesh_vertadr', 'mesh_vertnum', 'mesh_vert',
+  'mesh_faceadr', 'mesh_facenum', 'mesh_face', 'mesh_normaladr', 'mesh_normalnum', 'mesh_normal', 'mesh_facenormal',
+  'light_bodyid', 'light_type', 'light_pos', 'light_dir', 'light_diffuse', 'light_ambient', 'light_specular',
+  'light_cutoff', 'light_exponent', 'cam_bodyid', 'cam_pos', 'cam_quat', 'cam_fovy', 'cam_mode',
+] as const;
+
+/**
+ * Each MjModel array property builds a fresh view through embind on every read (microseconds
+ * each), so per-element loops over the model itself take seconds on a Menagerie arm: read every
+ * array once. Views stay valid as long as nothing allocates in the WASM heap meanwhile.
+ */
+function snapshotArrays(m: SceneModelSource): SceneModelSource {
+  const out: Record<string, unknown> = {};
+  for (const k of ARRAY_FIELDS) out[k] = m[k];
+  for (const k of ['nbody', 'ngeom', 'nmat', 'nmesh', 'nlight', 'ncam', 'ntex', 'vis', 'stat'] as const) out[k] = m[k];
+  out.light = m.light.bind(m);
+  out.mat = m.mat.bind(m);
+  return out as unknown as SceneModelSource;
+}
+
+/** `modelName` defaults to the MJCF's model attribute. */
+export function extractSceneDescription(model: SceneModelSource, modelName = ''): SceneDescription {
+  // Accessor handles allocate in the WASM heap, which may move it: read them before any view.
+  const lightFlags = Array.from({ length: model.nlight }, (_, i) => viaAccessor(model.light(i), (a) => ({ castShadow: truthy(a.castshadow), active: truthy(a.active) })));
+  const texUniform = Array.from({ length: model.nmat }, (_, i) => viaAccessor(model.mat(i), (a) => truthy(a.texuniform)));
+  const m = snapshotArrays(model);
   const bodies = Array.from({ length: m.nbody }, (_, i) => ({ id: i, name: readName(m, m.name_bodyadr[i]), parentId: m.body_parentid[i] }));
 
   const geoms: SceneGeom[] = [];
@@ -188,7 +218,7 @@ export function extractSceneDescription(m: SceneModelSource, modelName = ''): Sc
       roughness: m.mat_roughness[i],
       textureId: tex,
       texRepeat: [m.mat_texrepeat[2 * i], m.mat_texrepeat[2 * i + 1]],
-      texUniform: viaAccessor(m.mat(i), (a) => truthy(a.texuniform)),
+      texUniform: texUniform[i],
     });
   }
 
@@ -201,7 +231,7 @@ export function extractSceneDescription(m: SceneModelSource, modelName = ''): Sc
       type: LIGHT_TYPES[m.light_type[i]] ?? 'spot',
       posM: v3(m.light_pos, i),
       dir: v3(m.light_dir, i),
-      ...viaAccessor(m.light(i), (a) => ({ castShadow: truthy(a.castshadow), active: truthy(a.active) })),
+      ...lightFlags[i],
       diffuse: v3(m.light_diffuse, i),
       ambient: v3(m.light_ambient, i),
       specular: v3(m.light_specular, i),
@@ -227,7 +257,7 @@ export function extractSceneDescription(m: SceneModelSource, modelName = ''): Sc
   const hl = m.vis.headlight;
   return {
     schemaVersion: SCENE_SCHEMA_VERSION,
-    modelName,
+    modelName: modelName || readName(m, 0),
     nbody: m.nbody,
     bodies,
     geoms,

@@ -43,7 +43,7 @@ export class SimRenderView {
 
   constructor(private readonly sim: RenderableSim | Sim, opts: SimRenderViewOptions = {}) {
     // @mujoco/mujoco declares MjModel's arrays `any`; SceneModelSource names the ones we read.
-    this.description = extractSceneDescription(sim.model as SceneModelSource, modelNameOf(sim.model as SceneModelSource));
+    this.description = extractSceneDescription(sim.model as SceneModelSource);
     this.scene = buildScene(this.description, opts);
     this.poses = new Float32Array(this.description.nbody * 7);
     this.getRenderer = opts.renderer ?? (() => sharedRenderer());
@@ -80,12 +80,6 @@ export class SimRenderView {
   dispose(): void {
     this.scene.dispose();
   }
-}
-
-function modelNameOf(m: SceneModelSource): string {
-  let s = '';
-  for (let i = 0; i < m.names.length && m.names[i] !== 0; i++) s += String.fromCharCode(m.names[i] & 255);
-  return s;
 }
 
 /** A rendered camera image, and where it was saved when the source was given a directory. */
@@ -126,4 +120,14 @@ export function createCameraSource(sim: RenderableSim | Sim, opts: CameraSourceO
     return { ...img, fileName, path };
   };
   return Object.assign(source, { view, dispose: () => view.dispose() });
+}
+
+/**
+ * Gives an episode world real images: `createEpisodeWorld` builds the Sim itself, so the source
+ * is attached afterwards (the primitives read `world.cameraSource` at call time).
+ */
+export function attachCameraSource(ep: { sim: Sim; world: { cameraSource: CameraSource | null } }, opts: CameraSourceOptions = {}): SavingCameraSource {
+  const source = createCameraSource(ep.sim, opts);
+  ep.world.cameraSource = source;
+  return source;
 }
