@@ -53,6 +53,29 @@ describe('Menagerie Panda adapter', () => {
     expect(Math.abs(arm.openingM() - 0.03)).toBeLessThan(0.003);
   });
 
+  it('can skip the visual meshes without changing the dynamics', async () => {
+    const t0 = performance.now();
+    const lean = await loadPanda({ visualMeshes: false });
+    console.log(`Panda load without visual meshes: ${(performance.now() - t0).toFixed(0)} ms`);
+    try {
+      const full = robot.sim.model;
+      const m = lean.sim.model;
+      expect(m.nbody).toBe(full.nbody);
+      expect(m.nv).toBe(full.nv);
+      expect(Array.from(m.body_mass as Float64Array)).toEqual(Array.from(full.body_mass as Float64Array));
+      expect(m.nmesh).toBeLessThan(full.nmesh);
+      // the visual class puts its geoms in group 2
+      const visualGeoms = Array.from(full.geom_group as Int32Array).filter((g) => g === 2).length;
+      expect(visualGeoms).toBeGreaterThan(50);
+      expect(m.ngeom).toBe(full.ngeom - visualGeoms);
+      const steps = lean.arm.planMove([0.5, 0.15, 0.25], 0.3);
+      lean.sim.step(steps + 400);
+      expect(dist(lean.arm.tcpPos(), [0.5, 0.15, 0.25])).toBeLessThan(0.005);
+    } finally {
+      lean.dispose();
+    }
+  });
+
   it('rejects an unreachable target with a clear error', () => {
     expect(() => robot.arm.planMove([2, 0, 0.3], 0)).toThrow(/cannot reach/);
   });

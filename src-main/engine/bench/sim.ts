@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetsDir } from '../paths';
 import { ArmController, arm7Spec } from '../robots/controller';
-import { loadPanda, pandaScenePath } from '../robots/panda';
+import { loadPanda, pandaScenePath, type PandaRobot } from '../robots/panda';
 import { Sim } from '../sim/sim';
 import type { BenchSuite } from './main';
 
@@ -144,13 +144,17 @@ async function loadTimes(): Promise<void> {
     }
     console.log(`  assets/robots/${f}: ${median(times).toFixed(0)} ms`);
   }
-  const times: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    let robot: Awaited<ReturnType<typeof loadPanda>> | null = null;
-    times.push(await timeAsyncMs(async () => (robot = await loadPanda())));
-    (robot as Awaited<ReturnType<typeof loadPanda>> | null)?.dispose();
+  for (const visualMeshes of [true, false]) {
+    const times: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      let robot: PandaRobot | null = null;
+      times.push(await timeAsyncMs(async () => (robot = await loadPanda({ visualMeshes }))));
+      (robot as PandaRobot | null)?.dispose();
+    }
+    const what = visualMeshes ? 'with visual meshes' : 'without visual meshes';
+    console.log(`  Menagerie Panda ${what} (loadPanda: patch, compile, controller; median of 2): ${median(times).toFixed(0)} ms`);
   }
-  console.log(`  Menagerie Panda (${pandaScenePath()}, loadPanda incl. patch + controller, median of 2): ${median(times).toFixed(0)} ms`);
+  console.log(`  (Panda from ${pandaScenePath()})`);
 }
 
 export const simSuite: BenchSuite = {

@@ -66,6 +66,25 @@ export function patchPandaXml(xml: string, relPath: string): string {
   return out;
 }
 
+/**
+ * Drops the visual-only meshes and geoms (contype 0, group 2): loading falls from seconds to ~0.1 s
+ * and the dynamics stay the same, since every Panda body declares its own <inertial>.
+ */
+export function stripPandaVisuals(xml: string, relPath: string): string {
+  if (relPath !== 'panda.xml') return xml;
+  const withoutGeoms = xml.replace(/\s*<geom[^>]*class="visual"[^>]*\/>/g, '');
+  // a mesh named after its file is still needed if a collision geom uses it (the fingers do)
+  const used = new Set([...withoutGeoms.matchAll(/<geom[^>]*\smesh="([^"]+)"/g)].map((m) => m[1]));
+  return withoutGeoms.replace(/\s*<mesh file="([^"]*)"\s*\/>/g, (m, file: string) => (used.has(file.replace(/\.[^.]+$/, '')) ? m : ''));
+}
+
+export interface PandaLoadOptions {
+  scenePath?: string;
+  limits?: MotionLimits;
+  /** Keep the visual meshes (default true); headless runs and tests can skip them. */
+  visualMeshes?: boolean;
+}
+
 export interface PandaRobot {
   sim: Sim;
   arm: ArmController;
@@ -73,10 +92,11 @@ export interface PandaRobot {
 }
 
 /** Loads the Menagerie Panda scene with the adapter's additions, resets to `home`, and attaches the arm controller. */
-export async function loadPanda(opts: { scenePath?: string; limits?: MotionLimits } = {}): Promise<PandaRobot> {
+export async function loadPanda(opts: PandaLoadOptions = {}): Promise<PandaRobot> {
   const path = opts.scenePath ?? pandaScenePath();
   if (!existsSync(path)) throw new Error(`the Menagerie Panda is not at ${path} (set ROBOCELL_MENAGERIE_DIR to the folder holding franka_emika_panda/)`);
-  const sim = await Sim.load(path, { patchXml: patchPandaXml });
+  const visual = opts.visualMeshes ?? true;
+  const sim = await Sim.load(path, { patchXml: (xml, rel) => patchPandaXml(visual ? xml : stripPandaVisuals(xml, rel), rel) });
   try {
     sim.resetToKeyframe('home');
     const arm = new ArmController(sim, PANDA_SPEC, opts.limits ?? DEFAULT_LIMITS);
