@@ -162,6 +162,21 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
     },
     {
       spec: {
+        name: 'wait',
+        summary: 'Lets simulated time pass with the arms holding still (e.g. for objects to settle).',
+        positional: [],
+        options: [{ name: 'seconds', type: 'number', doc: 'Simulated seconds to wait, 0.002..10; default 0.5.', schema: z.number().min(0.002).max(10), optional: true }],
+        returns: [{ name: 'steps', type: 'number', doc: 'Simulation steps taken.' }],
+        motion: true,
+      },
+      run: async (args) => {
+        const seconds = (args.seconds as number | undefined) ?? 0.5;
+        const steps = await runUntil(world, Math.round(seconds / world.sim.timestepSec), Infinity, () => false);
+        return { steps };
+      },
+    },
+    {
+      spec: {
         name: 'rotate_wrist',
         summary: 'Turns the gripper about the vertical without moving the TCP.',
         positional: [],

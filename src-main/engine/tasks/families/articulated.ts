@@ -5,7 +5,7 @@ import { within } from '../judge';
 import { cubeR, scatter } from '../layout';
 import { cabinet, COLOUR_NAMES, cube, DRAWER, type SceneObject } from '../objects';
 import type { Rng } from '../prng';
-import { locate, moveTo, pickUp, placeAt, type Steps } from '../solutions/steps';
+import { locate, moveTo, pickUp, placeAt, type Steps, settle } from '../solutions/steps';
 import type { InstanceSetup, TaskDef } from '../types';
 import { CUBE_HALF } from './pick-and-place';
 
@@ -156,6 +156,7 @@ const blockInDrawer: TaskDef = {
     const frontX = d.position[0] + DRAWER.inside.x[0];
     const cabinetFrontX = c.position[0] - 0.15;
     yield* placeAt(picked, [(frontX + cabinetFrontX) / 2, d.position[1], DRAWER.inside.z[0] + picked.halfHeight + 0.012], undefined, 0.2);
+    yield* settle();
   },
 };
 

@@ -2,7 +2,7 @@
 import type { Verdict } from '../../primitives/world';
 import { cubeR, scatter, type Region } from '../layout';
 import { bowl, COLOUR_NAMES, cube, tray, TRAY, type SceneObject } from '../objects';
-import { call, locate, moveTo, pickUp, placeAt, type GraspResult, type Steps } from '../solutions/steps';
+import { call, locate, moveTo, pickUp, placeAt, type GraspResult, type Steps, settle } from '../solutions/steps';
 import type { InstanceSetup, TaskDef } from '../types';
 import { CUBE_HALF, inBowl } from './pick-and-place';
 
@@ -160,6 +160,7 @@ const twoInBowl: TaskDef = {
       yield* placeAt(picked, [b.position[0], b.position[1] + side, 0.04 + picked.halfHeight + 0.015], arm);
       yield* park(arm);
     }
+    yield* settle();
   },
 };
 

@@ -4,7 +4,7 @@ import type { JudgeContext } from '../judge';
 import { cubeR, scatter } from '../layout';
 import { bowl, COLOUR_NAMES, cube, marker, plate, type SceneObject } from '../objects';
 import type { Rng } from '../prng';
-import { locate, pickUp, placeAt, TRAVEL_Z } from '../solutions/steps';
+import { locate, pickUp, placeAt, TRAVEL_Z, settle } from '../solutions/steps';
 import type { InstanceSetup, TaskDef } from '../types';
 
 export const CUBE_HALF = 0.0225;
@@ -72,6 +72,7 @@ const cubeInBowl: TaskDef = {
     const picked = yield* pickUp(goal.object);
     const b = yield* locate(goal.container);
     yield* placeAt(picked, [b.position[0], b.position[1], BOWL_WALL + picked.halfHeight + 0.015]);
+    yield* settle();
   },
 };
 
@@ -110,6 +111,7 @@ const cubeOnPlate: TaskDef = {
     const picked = yield* pickUp(goal.object);
     const p = yield* locate(goal.target);
     yield* placeAt(picked, [p.position[0], p.position[1], p.position[2] + picked.halfHeight + 0.004]);
+    yield* settle();
   },
 };
 
@@ -149,6 +151,7 @@ const cubeToMarker: TaskDef = {
     const picked = yield* pickUp(goal.object);
     const m = yield* locate(goal.target);
     yield* placeAt(picked, [m.position[0], m.position[1], picked.halfHeight + 0.004], undefined, TRAVEL_Z);
+    yield* settle();
   },
 };
 

@@ -3,7 +3,7 @@ import type { Verdict } from '../../primitives/world';
 import type { JudgeContext } from '../judge';
 import { cubeR, scatter } from '../layout';
 import { COLOUR_NAMES, cube } from '../objects';
-import { locate, pickUp, placeAt, type Steps } from '../solutions/steps';
+import { locate, pickUp, placeAt, type Steps, settle } from '../solutions/steps';
 import type { InstanceSetup, TaskDef } from '../types';
 import { CUBE_HALF } from './pick-and-place';
 
@@ -55,6 +55,7 @@ const twoCubes: TaskDef = {
   },
   async *solution(goal) {
     yield* stackOn(goal.top, goal.bottom);
+    yield* settle();
   },
 };
 
@@ -93,6 +94,7 @@ const tower: TaskDef = {
   async *solution(goal) {
     yield* stackOn(goal.middle, goal.bottom);
     yield* stackOn(goal.top, goal.middle);
+    yield* settle();
   },
 };
 
@@ -127,6 +129,7 @@ const smallOnLarge: TaskDef = {
     const small = yield* locate(goal.top);
     const large = yield* locate(goal.bottom);
     yield* stackOn(small.name, large.name);
+    yield* settle();
   },
 };
 

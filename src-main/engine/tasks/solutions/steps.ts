@@ -93,3 +93,8 @@ export async function* placeAt(p: Picked, center: [number, number, number], arm?
   yield call('release', {}, arm);
   yield* moveTo([x, y, Math.max(travelZ, tcpZ + 0.08)], {}, arm);
 }
+
+/** Lets objects settle (a dropped cube may still rock) before the episode is judged. */
+export async function* settle(seconds = 0.6): Steps {
+  yield call('wait', { seconds });
+}
