@@ -45,7 +45,8 @@ export class CellBusyError extends Error {
 interface Sandbox {
   isolate: ivm.Isolate;
   context: ivm.Context;
-  session: ivm.InspectorSession;
+  /** Opened only while a termination is in flight (see `terminateExecution`). */
+  session: ivm.InspectorSession | null;
   run: ivm.Reference<(code: string, cellName: string) => string>;
   takeOutput: ivm.Reference<() => string>;
   catastrophe?: string;
@@ -60,6 +61,7 @@ interface DriverReply {
 }
 
 const TIMEOUT_MESSAGE = 'Script execution timed out.';
+const sessionGraveyard: ivm.InspectorSession[] = [];
 
 export class CellRuntime {
   private sandbox: Sandbox | null = null;
@@ -118,10 +120,6 @@ export class CellRuntime {
       },
     });
     const context = await isolate.createContext();
-    const session = isolate.createInspectorSession();
-    session.onResponse = (callId) => {
-      this.pendingTerminations.delete(callId);
-    };
     const hostCall = new ivm.Reference((name: unknown, argsJson: unknown) => this.bridge.handle(name, argsJson));
     const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
       const cell = this.bridge.cell;
@@ -144,7 +142,7 @@ export class CellRuntime {
     const run = (await driver.get('run', { reference: true })) as ivm.Reference<(code: string, cellName: string) => string>;
     const takeOutput = (await driver.get('takeOutput', { reference: true })) as ivm.Reference<() => string>;
     driver.release();
-    sandbox = { isolate, context, session, run, takeOutput };
+    sandbox = { isolate, context, session: null, run, takeOutput };
     this.sandbox = sandbox;
     this.generation++;
     return sandbox;
@@ -155,12 +153,24 @@ export class CellRuntime {
     this.sandbox = null;
     this.pendingTerminations.clear();
     if (!sb) return;
+    if (sb.isolate.isDisposed) {
+      // Disposing (or letting GC finalise) a session whose isolate died trips an assertion in
+      // isolated-vm that aborts the process, so such a session is kept forever instead.
+      if (sb.session) sessionGraveyard.push(sb.session);
+      return;
+    }
+    this.closeSession(sb);
+    sb.isolate.dispose();
+  }
+
+  private closeSession(sb: Sandbox): void {
+    if (!sb.session || sb.isolate.isDisposed) return;
     try {
       sb.session.dispose();
     } catch {
-      // already gone with the isolate
+      // the session went with its isolate
     }
-    if (!sb.isolate.isDisposed) sb.isolate.dispose();
+    sb.session = null;
   }
 
   private terminateExecution(): void {
@@ -169,6 +179,14 @@ export class CellRuntime {
     const id = ++this.terminateSeq;
     this.pendingTerminations.add(id);
     try {
+      if (!sb.session) {
+        // A live session while the isolate dies of its memory limit keeps the process from ever
+        // exiting, so sessions exist only between a stop request and V8's acknowledgement.
+        sb.session = sb.isolate.createInspectorSession();
+        sb.session.onResponse = (callId) => {
+          this.pendingTerminations.delete(callId);
+        };
+      }
       sb.session.dispatchProtocolMessage(JSON.stringify({ id, method: 'Runtime.terminateExecution' }));
     } catch {
       this.pendingTerminations.delete(id);
@@ -206,6 +224,8 @@ export class CellRuntime {
     if (this.pendingTerminations.size > 0) {
       // V8 never acknowledged: start over rather than risk killing the next cell.
       this.teardownSandbox();
+    } else {
+      this.closeSession(sb);
     }
   }
 
