@@ -9,11 +9,11 @@ import { createOpenAIModel } from './openaiModel';
 
 // A three-step plan: enough to see the planner read results through the wire.
 const policy: ScriptedPolicy = {
-  *tools() {
+  async *tools() {
     for (let i = 0; i < 3; i++) yield { name: 'add', args: { n: i + 1 } };
     return { status: 'success', summary: 'added' };
   },
-  *cells() {
+  async *cells() {
     yield { code: 'robo.add(1); robo.add(2); robo.add(3);' };
     return { status: 'success', summary: 'added' };
   },

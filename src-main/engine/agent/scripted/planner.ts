@@ -63,7 +63,7 @@ export interface ScriptedDecision {
  * The next step for this conversation. Recorded calls that do not match the plan's next step (a
  * fault the test server injected, say) are skipped, so the plan resumes where it was.
  */
-export function decide(messages: Message[], toolNames: string[], resolve: PolicyResolver): ScriptedDecision {
+export async function decide(messages: Message[], toolNames: string[], resolve: PolicyResolver): Promise<ScriptedDecision> {
   const system = messages.find((m) => m.role === 'system');
   const inst = system && typeof system.content === 'string' ? parseInstanceLine(system.content) : null;
   if (!inst) return { toolCall: null, text: 'The scripted planner found no "Instance:" line in the system prompt; it only drives built-in tasks.' };
@@ -74,21 +74,21 @@ export function decide(messages: Message[], toolNames: string[], resolve: Policy
   const finish = (status: string, summary: string) => ({ toolCall: { name: 'finish', arguments: JSON.stringify({ status, summary }) }, text: null });
   if (codeArm) {
     const plan = policy.cells();
-    let step = plan.next(stepResult('', true));
+    let step = await plan.next(stepResult('', true));
     for (const t of taken) {
       if (step.done) break;
       if (t.call.name !== 'javascript' || !t.result || !sameArgs(t.call.arguments, { code: step.value.code })) continue;
-      step = plan.next(t.result);
+      step = await plan.next(t.result);
     }
     if (step.done) return finish(step.value.status, step.value.summary);
     return { toolCall: { name: 'javascript', arguments: JSON.stringify({ code: step.value.code }) }, text: null };
   }
   const plan = policy.tools();
-  let step = plan.next(stepResult('', true));
+  let step = await plan.next(stepResult('', true));
   for (const t of taken) {
     if (step.done) break;
     if (t.call.name !== step.value.name || !t.result || !sameArgs(t.call.arguments, step.value.args)) continue;
-    step = plan.next(t.result);
+    step = await plan.next(t.result);
   }
   if (step.done) return finish(step.value.status, step.value.summary);
   return { toolCall: { name: step.value.name, arguments: JSON.stringify(step.value.args) }, text: null };
@@ -106,7 +106,7 @@ export function createScriptedModel(resolve: PolicyResolver): Model {
     info: { name: SCRIPTED_MODEL_NAME, label: SCRIPTED_LABEL, scripted: true, baseUrl: null },
     async complete(ctx, opts): Promise<ModelReply> {
       if (opts?.signal?.aborted) throw new Error('aborted');
-      const d = decide(ctx.messages, ctx.tools.map((t) => t.name), resolve);
+      const d = await decide(ctx.messages, ctx.tools.map((t) => t.name), resolve);
       const toolCalls = d.toolCall ? [{ id: callId(), ...d.toolCall }] : [];
       if (d.text) opts?.onDelta?.({ text: d.text });
       for (const [index, c] of toolCalls.entries()) opts?.onDelta?.({ toolCall: { index, name: c.name, argumentsDelta: c.arguments } });

@@ -21,8 +21,8 @@ export interface PlannedFinish {
   summary: string;
 }
 
-export type ToolPlan = Generator<{ name: string; args: NamedArgs }, PlannedFinish, StepResult>;
-export type CellPlan = Generator<{ code: string }, PlannedFinish, StepResult>;
+export type ToolPlan = AsyncGenerator<{ name: string; args: NamedArgs }, PlannedFinish, StepResult>;
+export type CellPlan = AsyncGenerator<{ code: string }, PlannedFinish, StepResult>;
 
 export interface ScriptedPolicy {
   /** One primitive per step (the tool-calling arm). */

@@ -102,7 +102,7 @@ export function createToyEnvironment(instance: InstanceRef): Environment {
 
 /** The toy's plan: one add per step in the tool arm; one cell with a loop in the code arm. */
 export const toyPolicy = (instance: InstanceRef): ScriptedPolicy => ({
-  *tools() {
+  async *tools() {
     const r = yield { name: 'read', args: {} };
     const { count, target: t } = (r.value as { result: { count: number; target: number } }).result;
     let c = count;
@@ -113,7 +113,7 @@ export const toyPolicy = (instance: InstanceRef): ScriptedPolicy => ({
     }
     return { status: 'success', summary: `counter at ${c} (seed ${instance.seed})` };
   },
-  *cells() {
+  async *cells() {
     const r = yield { code: 'const s = robo.read();\nwhile (s.count < s.target) { s.count = robo.add(s.target - s.count >= 2 ? 2 : 1).count; }\nconsole.log(JSON.stringify(s));' };
     if (!r.ok) return { status: 'failure', summary: r.text };
     return { status: 'success', summary: 'counted' };

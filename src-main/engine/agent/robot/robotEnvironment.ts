@@ -1,0 +1,142 @@
+/**
+ * The MuJoCo robot world as an agent Environment: one task instance's EpisodeWorld, its registry
+ * and judge, a cell runtime for the code arm (created on first use) and the renderer's camera hook.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InstanceRef } from '../../../../src-shared/episode';
+import { CellRuntime } from '../../cells/runtime';
+import type { CellImage, CellResult, ImageExtractor } from '../../cells/types';
+import { serializeSnapshot } from '../../episodes/snapshot';
+import { packageRoot } from '../../paths';
+import { reportYaw } from '../../primitives/motion';
+import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
+import type { CameraSource } from '../../primitives/world';
+import { createEpisodeWorld } from '../../tasks/episode';
+import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
+
+export interface RobotEnvironmentOptions {
+  cameraSource?: CameraSource | null;
+  imageWidthPx?: number;
+  imageHeightPx?: number;
+}
+
+const round = (v: number): number => Number(v.toFixed(4));
+
+/** `show`/`image` return `{ png, widthPx, heightPx }`; the cell sees the image's id instead of bytes. */
+const pngExtractor: ImageExtractor = (primitive, result, nextId) => {
+  if (typeof result === 'object' && result !== null && (result as { png?: unknown }).png instanceof Uint8Array) {
+    const r = result as { png: Uint8Array; widthPx?: number; heightPx?: number; camera?: string };
+    const img: CellImage = { id: nextId(), primitive, mimeType: 'image/png', width: r.widthPx, height: r.heightPx, bytes: r.png, caption: r.camera };
+    const { png: _png, ...rest } = r;
+    return { images: [img], forCell: { ...rest, image: img.id } };
+  }
+  return { images: [], forCell: result };
+};
+
+function packageVersion(name: string): string {
+  const p = join(packageRoot(), 'node_modules', name, 'package.json');
+  return existsSync(p) ? String((JSON.parse(readFileSync(p, 'utf8')) as { version?: unknown }).version ?? '?') : '?';
+}
+
+/** The model-facing text of a cell: what it printed, then its value, error or stop. */
+export function cellText(r: CellResult): string {
+  const parts: string[] = [];
+  if (r.stdout) parts.push(r.stdout.replace(/\n$/, ''));
+  if (r.stdoutTruncatedChars) parts.push(`[… ${r.stdoutTruncatedChars} more characters of output dropped]`);
+  if (r.value !== undefined) parts.push(`=> ${r.value}`);
+  if (r.error) parts.push(`Error: ${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}`);
+  if (r.stop) parts.push(r.stop.reason === 'episode-finished' ? `[episode finished: ${r.stop.message}]` : `[stopped: ${r.stop.message}]`);
+  if (r.namespaceLost) parts.push('[the cell namespace was reset: earlier variables are gone]');
+  if (r.images.length) parts.push(`[images attached: ${r.images.map((i) => i.caption ?? i.id).join(', ')}]`);
+  return parts.join('\n') || '(no output)';
+}
+
+export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<Environment> {
+  const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
+  const { registry, world, sim } = ep;
+  const widthPx = opts.imageWidthPx ?? 320;
+  const heightPx = opts.imageHeightPx ?? 240;
+  let cells: CellRuntime | null = null;
+  const sceneHash = createHash('sha256').update(ep.xml).digest('hex');
+  const steps = () => Math.round(sim.data.time / sim.timestepSec);
+
+  async function callPrimitive(name: string, args: NamedArgs): Promise<ToolOutcome> {
+    try {
+      const result = await registry.invoke(name, args);
+      const img = pngExtractor(name, result, () => 'img');
+      return { ok: true, result: img.forCell };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), finished: err instanceof EpisodeFinished };
+    }
+  }
+
+  return {
+    kind: 'mujoco',
+    instance,
+    instruction: ep.instruction,
+    registry,
+    cameras: world.cameras,
+    ledger: () => registry.ledger.entries,
+    callPrimitive,
+    async runCell(code, o): Promise<CellOutcome> {
+      cells ??= await CellRuntime.create({ registry, countSimSteps: steps, extractImages: pngExtractor });
+      const onAbort = () => cells?.interrupt('stopped by the user');
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      let r: CellResult;
+      try {
+        r = await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: o.maxSimSteps } });
+      } finally {
+        o.signal?.removeEventListener('abort', onAbort);
+      }
+      const images: Observation[] = r.images.flatMap((i) => (i.bytes ? [{ label: i.caption ?? i.id, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
+      return {
+        ok: r.ok,
+        text: cellText(r),
+        images,
+        detail: {
+          stdout: r.stdout,
+          ...(r.value !== undefined ? { value: r.value } : {}),
+          ...(r.error ? { error: { type: r.error.type, message: r.error.message, ...(r.error.line ? { line: r.error.line } : {}) } } : {}),
+          ...(r.stop ? { stop: { reason: r.stop.reason, message: r.stop.message } } : {}),
+          audit: r.audit.map((a) => ({ rule: a.rule, message: a.message, line: a.line })),
+          refused: r.refused,
+          namespaceLost: r.namespaceLost,
+        },
+      };
+    },
+    async observe(cameras) {
+      const source = world.cameraSource;
+      if (!source) return [];
+      const out: Observation[] = [];
+      for (const c of cameras) {
+        if (!world.cameras.includes(c)) continue;
+        const img = await source(c, widthPx, heightPx);
+        out.push({ label: c, png: img.png, widthPx: img.widthPx, heightPx: img.heightPx });
+      }
+      return out;
+    },
+    state() {
+      return {
+        arms: [...world.arms.entries()].map(([name, arm]) => {
+          const held = arm.heldBody();
+          const heldName = held >= 0 ? sim.name('body', held) : null;
+          return { name, tcp: arm.tcpPos().map(round), yaw: round(reportYaw(arm.tcpYaw())), openingM: round(arm.openingM()), holding: heldName && world.objects.some((o) => o.name === heldName) ? heldName : null };
+        }),
+      };
+    },
+    judge: () => ep.judge(),
+    solved: () => registry.finished,
+    simSteps: steps,
+    stateHash: () => sim.stateHash(),
+    snapshot: () => serializeSnapshot(sim.snapshot()),
+    versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm') }),
+    modelFileHashes: () => ({ 'scene.xml': sceneHash }),
+    dispose() {
+      cells?.dispose();
+      cells = null;
+      ep.dispose();
+    },
+  };
+}
