@@ -11,7 +11,8 @@ const OUTPUT_LINES_KEPT = 50;
 const recentOutput: string[] = [];
 let cached: Promise<MainModule> | null = null;
 
-function remember(line: string): void {
+/** MuJoCo's print handler: keeps the line for error reports (exported so tests can feed it). */
+export function recordMujocoOutput(line: string): void {
   recentOutput.push(line);
   if (recentOutput.length > OUTPUT_LINES_KEPT) recentOutput.shift();
   // MuJoCo warnings go to stderr: stdout belongs to the CLI (it prints JSON there).
@@ -19,7 +20,7 @@ function remember(line: string): void {
 }
 
 export function getMujoco(): Promise<MainModule> {
-  cached ??= loadMujoco({ print: remember, printErr: remember });
+  cached ??= loadMujoco({ print: recordMujocoOutput, printErr: recordMujocoOutput });
   return cached;
 }
 
