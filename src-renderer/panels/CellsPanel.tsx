@@ -17,7 +17,7 @@ export interface CellsPanelProps {
   onSelect(i: number): void;
   fileUrl(file: string): string;
   /** Replays the episode up to this action and runs the edited version; absent when not possible. */
-  onReplayEdited?: (req: EditRequest) => void;
+  onReplayEdited?: (req: EditRequest, continueWithModel: boolean) => void;
   busy?: boolean;
 }
 
@@ -45,7 +45,7 @@ function ActionCard({ call, action: a, selected, onSelect, fileUrl, onReplayEdit
   selected: boolean;
   onSelect(): void;
   fileUrl(file: string): string;
-  onReplayEdited?: (req: EditRequest) => void;
+  onReplayEdited?: (req: EditRequest, continueWithModel: boolean) => void;
   busy?: boolean;
 }) {
   const original = a.kind === 'cell' ? String(a.args.code ?? '') : JSON.stringify(a.args, null, 2);
@@ -66,7 +66,8 @@ function ActionCard({ call, action: a, selected, onSelect, fileUrl, onReplayEdit
         )}
         {editing && (
           <>
-            <button className="primary" disabled={busy} data-testid="replay-edited" onClick={(e) => (e.stopPropagation(), onReplayEdited?.({ action: a, edited: draft }))}>Replay with edit</button>
+            <button className="primary" disabled={busy} data-testid="replay-edited" onClick={(e) => (e.stopPropagation(), onReplayEdited?.({ action: a, edited: draft }, false))}>Replay with edit</button>
+            <button disabled={busy} data-testid="replay-continue" title="Replay with the edit, then let the model carry on (saved as a fork)" onClick={(e) => (e.stopPropagation(), onReplayEdited?.({ action: a, edited: draft }, true))}>…and continue with model</button>
             <button onClick={(e) => (e.stopPropagation(), setEditing(false), setDraft(original))}>Cancel</button>
           </>
         )}

@@ -73,6 +73,11 @@ export class EngineClient {
     this.backoff = opts.reconnect ?? { initialMs: 250, maxMs: 5000 };
   }
 
+  /** For URLs the engine serves with the same token (episode images). */
+  get token(): string {
+    return this.opts.token;
+  }
+
   get connection(): ConnectionStatus {
     return this.status;
   }

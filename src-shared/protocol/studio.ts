@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, Arm, EpisodeEvent, EpisodeMeta, InstanceRef } from '../episode';
+import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { method } from './frame';
 
@@ -99,6 +99,14 @@ export const studioMethods = {
   'episode/fork': method(
     EpisodeId.extend({ action: z.number().int().positive(), edited: z.string().max(200_000), continueWithModel: z.boolean(), model: ModelChoice.optional() }),
     z.object({ episodeId: z.string(), hashesMatched: z.boolean(), mismatchAt: z.number().int().nullable() }),
+  ),
+  /**
+   * Runs ad-hoc code against the live robot: the paused run's world when `episodeId` is the active
+   * run, else a scratch world on that episode's instance (kept across scratch cells).
+   */
+  'scratch/run': method(
+    EpisodeId.extend({ code: z.string().max(100_000) }),
+    z.object({ ok: z.boolean(), text: z.string(), detail: CellDetail, images: z.array(z.object({ label: z.string(), dataUrl: z.string() })), target: z.enum(['live-run', 'scratch-world']) }),
   ),
 };
 

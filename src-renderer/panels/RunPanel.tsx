@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import type { AgentSettings, Arm } from '../../src-shared/episode';
+import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
+import { useClient } from '../app/clientContext';
+import { openEpisode } from '../app/useEngineSync';
+import { useConnection } from '../store/connection';
+import { notify, useRun } from '../store/run';
+
+const SPEEDS: Array<{ label: string; value: SimSpeed }> = [
+  { label: '×0.25', value: 0.25 },
+  { label: '×0.5', value: 0.5 },
+  { label: '×1', value: 1 },
+  { label: '×2', value: 2 },
+  { label: '×4', value: 4 },
+  { label: '×8', value: 8 },
+  { label: 'max', value: null },
+];
+
+/** Choose an instance, an arm, a model and budgets; run, pause, step one call, stop. */
+export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
+  const client = useClient();
+  const { tasks, defaults, activeEpisodeId, state } = useRun();
+  const connected = useConnection((s) => s.state === 'open');
+  const [taskId, setTaskId] = useState('');
+  const [variant, setVariant] = useState('');
+  const [seed, setSeed] = useState(0);
+  const [arm, setArm] = useState<Arm>('code');
+  const [model, setModel] = useState<ModelChoice>('scripted');
+  const [settings, setSettings] = useState<AgentSettings | null>(null);
+  const [speed, setSpeed] = useState<SimSpeed>(2);
+  const task = tasks.find((t) => t.id === taskId) ?? tasks[0];
+
+  useEffect(() => {
+    if (!taskId && tasks.length) setTaskId(tasks[0].id);
+  }, [tasks, taskId]);
+  useEffect(() => {
+    if (task && !task.variants.includes(variant)) setVariant(task.variants[0]);
+  }, [task, variant]);
+  useEffect(() => {
+    if (defaults && !settings) setSettings(defaults);
+  }, [defaults, settings]);
+
+  const running = activeEpisodeId !== null;
+  const start = async () => {
+    if (!task || !settings) return;
+    try {
+      const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, arm, model, settings, speed, startPaused: false });
+      useRun.setState({ activeEpisodeId: episodeId, state: 'running', error: null, notice: null });
+      await openEpisode(client, episodeId);
+    } catch (err) {
+      notify('error', `could not start: ${(err as Error).message}`);
+    }
+  };
+  const control = async (action: 'pause' | 'resume' | 'step' | 'stop') => {
+    if (!activeEpisodeId) return;
+    try {
+      const r = await client.request('run/control', { episodeId: activeEpisodeId, action });
+      useRun.setState({ state: r.state });
+    } catch (err) {
+      notify('error', `${action} failed: ${(err as Error).message}`);
+    }
+  };
+  const changeSpeed = async (value: SimSpeed) => {
+    setSpeed(value);
+    if (activeEpisodeId) await client.request('run/speed', { episodeId: activeEpisodeId, speed: value }).catch((err: Error) => notify('error', err.message));
+  };
+  const budgets = settings?.budgets;
+  const setBudget = (k: keyof AgentSettings['budgets'], v: number) => settings && setSettings({ ...settings, budgets: { ...settings.budgets, [k]: Math.max(1, Math.round(v)) } });
+
+  return (
+    <div className="run-panel" data-testid="run-panel">
+      <label>Task
+        <select value={task?.id ?? ''} onChange={(e) => setTaskId(e.target.value)} data-testid="run-task">
+          {tasks.map((t) => <option key={t.id} value={t.id}>{t.family} · {t.title}</option>)}
+        </select>
+      </label>
+      {task && <p className="instruction">{task.instruction}</p>}
+      <div className="row">
+        <label>Variant
+          <select value={variant} onChange={(e) => setVariant(e.target.value)}>
+            {task?.variants.map((v) => <option key={v}>{v}</option>)}
+          </select>
+        </label>
+        <label>Seed <input type="number" min={0} value={seed} onChange={(e) => setSeed(Math.max(0, Number(e.target.value) | 0))} data-testid="run-seed" /></label>
+      </div>
+      <div className="row">
+        <label>Arm
+          <select value={arm} onChange={(e) => setArm(e.target.value as Arm)} data-testid="run-arm">
+            <option value="code">code (cells)</option>
+            <option value="tools">tool-calling</option>
+          </select>
+        </label>
+        <label>Model
+          <select value={model} onChange={(e) => setModel(e.target.value as ModelChoice)} data-testid="run-model">
+            <option value="scripted">scripted planner (offline)</option>
+            <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ?? 'endpoint (set in Settings)'}</option>
+          </select>
+        </label>
+      </div>
+      {settings && budgets && (
+        <details>
+          <summary>Budgets and observations</summary>
+          <div className="row">
+            <label>Max calls <input type="number" value={budgets.maxModelCalls} onChange={(e) => setBudget('maxModelCalls', Number(e.target.value))} data-testid="run-max-calls" /></label>
+            <label>Wall s <input type="number" value={budgets.maxWallMs / 1000} onChange={(e) => setBudget('maxWallMs', Number(e.target.value) * 1000)} /></label>
+          </div>
+          <label>Sim steps <input type="number" value={budgets.maxSimSteps} onChange={(e) => setBudget('maxSimSteps', Number(e.target.value))} /></label>
+          {arm === 'code' && (
+            <div className="row">
+              <label>Images
+                <select value={settings.images} onChange={(e) => setSettings({ ...settings, images: e.target.value as AgentSettings['images'] })}>
+                  <option value="on-demand">on demand (robo.show)</option>
+                  <option value="on-motion">after every motion</option>
+                  <option value="none">none</option>
+                </select>
+              </label>
+              <label>Feedback
+                <select value={settings.feedback} onChange={(e) => setSettings({ ...settings, feedback: e.target.value as AgentSettings['feedback'] })}>
+                  <option value="pure">pure</option>
+                  <option value="rich">rich</option>
+                </select>
+              </label>
+            </div>
+          )}
+        </details>
+      )}
+      <label>Sim speed
+        <select value={speed === null ? 'max' : String(speed)} onChange={(e) => void changeSpeed(e.target.value === 'max' ? null : Number(e.target.value))} data-testid="run-speed">
+          {SPEEDS.map((s) => <option key={s.label} value={s.value === null ? 'max' : String(s.value)}>{s.label}</option>)}
+        </select>
+      </label>
+      <div className="run-buttons">
+        <button className="primary" onClick={() => void start()} disabled={!connected || running || !task} data-testid="run-start">Run</button>
+        {state === 'paused' ? (
+          <button onClick={() => void control('resume')} disabled={!running} data-testid="run-resume">Resume</button>
+        ) : (
+          <button onClick={() => void control('pause')} disabled={!running} data-testid="run-pause">Pause</button>
+        )}
+        <button onClick={() => void control('step')} disabled={!running || state !== 'paused'} title="Run one model call, then pause" data-testid="run-step">Step</button>
+        <button onClick={() => void control('stop')} disabled={!running} data-testid="run-stop">Stop</button>
+      </div>
+      {running && <div className="muted small" data-testid="run-state">{state} · {activeEpisodeId}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState } from 'react';
+import type { SceneFrame } from '../../src-shared/protocol';
+import { useClient } from '../app/clientContext';
+import { SceneView } from '../scene/SceneView';
+
+export interface ScenePanelProps {
+  episodeId: string | null;
+  /** Number of actions whose outcome the scene shows (0 = the initial state); null follows the live stream. */
+  atAction: number | null;
+  /** Motion targets of the selected call, in world metres. */
+  targets: Array<[number, number, number]>;
+  compact?: boolean;
+}
+
+/** Mounts a SceneView; loads the episode's scene, follows the live pose stream or seeks to a moment. */
+export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanelProps) {
+  const client = useClient();
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<SceneView | null>(null);
+  const [cameras, setCameras] = useState<string[]>([]);
+  const [preset, setPreset] = useState('orbit');
+  const [toggles, setToggles] = useState({ contacts: false, targets: true, labels: true, shadows: true });
+  const [error, setError] = useState<string | null>(null);
+  const [loadedId, setLoadedId] = useState<string | null>(null);
+
+  useEffect(() => {
+    const v = new SceneView(host.current as HTMLDivElement);
+    view.current = v;
+    (window as unknown as { __sceneViews?: SceneView[] }).__sceneViews = [...((window as unknown as { __sceneViews?: SceneView[] }).__sceneViews ?? []), v];
+    return () => {
+      v.dispose();
+      view.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!episodeId) return;
+    let cancelled = false;
+    setError(null);
+    client.request('scene/get', { episodeId }, { timeoutMs: 60_000 }).then(
+      async (s) => {
+        if (cancelled || !view.current) return;
+        await view.current.load(s.description, s.labels);
+        applyFrame(view.current, s.frame);
+        setCameras(view.current.cameraNames);
+        setLoadedId(episodeId);
+      },
+      (err: Error) => !cancelled && setError(`scene unavailable: ${err.message}`),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [client, episodeId]);
+
+  useEffect(() => {
+    if (atAction !== null || loadedId !== episodeId) return;
+    // Live: the binary stream, straight into the view (never through React state).
+    return client.onPoses((f) => view.current?.setPoses(f.poses));
+  }, [client, atAction, loadedId, episodeId]);
+
+  useEffect(() => {
+    if (atAction === null || !episodeId || loadedId !== episodeId) return;
+    let cancelled = false;
+    client.request('scene/seek', { episodeId, action: atAction }).then(
+      (f) => !cancelled && view.current && applyFrame(view.current, f),
+      (err: Error) => !cancelled && setError(`cannot restore this moment: ${err.message}`),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [client, episodeId, atAction, loadedId]);
+
+  useEffect(() => view.current?.setTargets(targets), [targets]);
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    v.setContactsVisible(toggles.contacts);
+    v.setTargetsVisible(toggles.targets);
+    v.setLabelsVisible(toggles.labels);
+    v.setShadows(toggles.shadows);
+  }, [toggles, loadedId]);
+  useEffect(() => view.current?.setPreset(preset), [preset]);
+
+  const flip = (k: keyof typeof toggles) => setToggles({ ...toggles, [k]: !toggles[k] });
+  return (
+    <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-loaded={loadedId ?? ''}>
+      <div className="scene-host" ref={host} />
+      <div className="scene-toolbar">
+        <select value={preset} onChange={(e) => setPreset(e.target.value)} aria-label="camera" data-testid="scene-camera">
+          <option value="orbit">orbit</option>
+          {cameras.map((c) => <option key={c} value={c}>{c}</option>)}
+        </select>
+        {!compact && (['contacts', 'targets', 'labels', 'shadows'] as const).map((k) => (
+          <label key={k}><input type="checkbox" checked={toggles[k]} onChange={() => flip(k)} />{k}</label>
+        ))}
+      </div>
+      {!episodeId && <div className="scene-empty">Run an episode or open one from the library.</div>}
+      {error && <div className="scene-error bad">{error}</div>}
+    </div>
+  );
+}
+
+function applyFrame(v: SceneView, f: SceneFrame): void {
+  v.setPoses(Float32Array.from(f.poses));
+  v.setContacts(f.contacts);
+}

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import type { ResultOf } from '../../src-shared/protocol';
+import { useClient } from '../app/clientContext';
+import { EmptyState } from '../app/Pane';
+import { CellView } from '../cells/CellView';
+
+const EXAMPLE = `// Ad-hoc code against the robot (Ctrl+Enter runs it)
+const s = robo.state();
+console.log(JSON.stringify(s));
+robo.show('front');`;
+
+/** An editable cell that runs against the live robot (a paused run) or a scratch world of the open episode. */
+export function ScratchCell({ episodeId }: { episodeId: string | null }) {
+  const client = useClient();
+  const [code, setCode] = useState(EXAMPLE);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ResultOf<'scratch/run'> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!episodeId) return <EmptyState>Open or run an episode to get a robot to talk to.</EmptyState>;
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(await client.request('scratch/run', { episodeId, code }, { timeoutMs: 120_000 }));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const d = result?.detail;
+  return (
+    <div className="scratch" data-testid="scratch">
+      <CellView code={code} readOnly={false} onChange={setCode} onRun={() => void run()} errorLine={d?.error?.line ?? null} errorMessage={d?.error ? `${d.error.type}: ${d.error.message}` : null} />
+      <div className="row">
+        <button className="primary" onClick={() => void run()} disabled={busy} data-testid="scratch-run">{busy ? 'Running…' : 'Run'}</button>
+        {result && <span className="muted small">ran on the {result.target === 'live-run' ? 'live run (paused)' : 'scratch world of this instance'}</span>}
+      </div>
+      {error && <pre className="error">{error}</pre>}
+      {d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}
+      {d?.value !== undefined && <pre className="value">→ {d.value}</pre>}
+      {d?.error && <pre className="error">{d.error.type}: {d.error.message}{d.error.line ? ` (line ${d.error.line})` : ''}</pre>}
+      {d?.stop && <pre className="error">{d.stop.message}</pre>}
+      {result?.images.map((im, i) => <img key={i} src={im.dataUrl} alt={im.label} width={240} />)}
+    </div>
+  );
+}
