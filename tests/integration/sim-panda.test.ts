@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPanda, patchPandaXml, type PandaRobot } from '../../src-main/engine/robots/panda';
 import type { Vec3 } from '../../src-main/engine/robots/math3';
+import { createRobotRegistry } from '../../src-main/engine/primitives/robot';
+import type { RobotWorld } from '../../src-main/engine/primitives/world';
 
 let robot: PandaRobot;
 beforeAll(async () => {
@@ -44,6 +46,19 @@ describe('Menagerie Panda adapter', () => {
       expect(err).toBeLessThan(0.005);
       expect(Math.abs(arm.tcpYaw() - 0.3)).toBeLessThan(0.05);
     }
+  });
+
+  it('the move_to primitive drives the Panda to within 5 mm', async () => {
+    const { sim, arm } = robot;
+    const world: RobotWorld = { sim, arms: new Map([['arm', arm]]), objects: [], cameras: sim.names('camera').filter(Boolean), judge: null, cameraSource: null };
+    const moveTo = createRobotRegistry(world).get('move_to');
+    if (!moveTo) throw new Error('no move_to primitive');
+    const target: Vec3 = [0.45, -0.1, 0.3];
+    const r = (await moveTo.invoke({ xyz: target, yaw: 0 })) as { reached: boolean; distanceM: number; steps: number };
+    expect(r.reached).toBe(true);
+    expect(r.distanceM).toBeLessThan(0.005);
+    expect(dist(arm.tcpPos(), target)).toBeLessThan(0.005);
+    expect(r.steps).toBeGreaterThan(0);
   });
 
   it('opens the gripper to a commanded width', () => {

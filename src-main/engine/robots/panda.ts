@@ -19,6 +19,7 @@ export const PANDA_MAX_OPENING_M = 0.08;
 
 export const PANDA_SPEC: ArmSpec = {
   name: 'arm',
+  baseBody: 'link0',
   site: 'tcp',
   joints: [1, 2, 3, 4, 5, 6, 7].map((i) => `joint${i}`),
   actuators: [1, 2, 3, 4, 5, 6, 7].map((i) => `actuator${i}`),
