@@ -79,6 +79,8 @@ export class Sim {
   readonly source: string;
 
   private controllers: Controller[] = [];
+  /** Awaited between chunks instead of a bare yield: the studio paces and streams a live run through it. */
+  private chunkHook: ((sim: Sim) => Promise<void>) | null = null;
   private readonly providers = new Map<string, StateProvider>();
   private scratch: MjData | null = null;
   private readonly stateBuf: DoubleBuffer;
@@ -216,10 +218,18 @@ export class Sim {
       this.step(k);
       done += k;
       opts.onChunk?.(this);
-      if (done < n) await yieldToEventLoop();
+      if (done < n) await (this.chunkHook ? this.chunkHook(this) : yieldToEventLoop());
       if (this.disposed) break;
     }
     return done;
+  }
+
+  /**
+   * Replaces the yield between chunks of every stepChunked call (null restores it). The hook must
+   * itself yield to the event loop; it may wait longer, e.g. to run at a real-time factor.
+   */
+  setChunkHook(hook: ((sim: Sim) => Promise<void>) | null): void {
+    this.chunkHook = hook;
   }
 
   addStateProvider(p: StateProvider): void {
