@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ENVIRONMENTS } from '../../agent/environments';
+import { replayEpisode } from '../../episodes/replay';
+import { UsageError, type Command } from '../command';
+
+export const replayCommand: Command = {
+  name: 'replay',
+  summary: 'Re-execute a recorded episode from its initial state and check the state hash after every action.',
+  usage: 'robocell replay DIR [--json]',
+  async run(argv) {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    if (positionals.length !== 1) throw new UsageError('give exactly one episode folder');
+    const report = await replayEpisode(resolve(positionals[0]), ENVIRONMENTS);
+    if (values.json) {
+      console.log(JSON.stringify({ episodeDir: report.dir, matched: report.matched, initialMatch: report.initialMatch, actions: report.steps.length, mismatches: report.mismatches, truncatedTail: report.truncatedTail, firstMismatch: report.steps.find((s) => !s.match)?.index ?? null, wallMs: report.wallMs }));
+    } else {
+      if (!report.initialMatch) console.log('initial state: MISMATCH');
+      for (const s of report.steps) if (!s.match) console.log(`action ${s.index} (${s.name}): MISMATCH expected ${s.expectedHash.slice(0, 12)}… got ${s.actualHash.slice(0, 12)}…`);
+      console.log(report.matched ? `replay matched: ${report.steps.length} actions, every state hash equal` : `replay MISMATCH: ${report.mismatches} of ${report.steps.length + 1} states differ`);
+      if (report.truncatedTail) console.log('(the last line of events.jsonl was cut short and was ignored)');
+    }
+    return report.matched ? 0 : 1;
+  },
+};

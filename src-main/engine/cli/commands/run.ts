@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Arm, Feedback, ImagesPolicy, type AgentSettings, type EpisodeEvent } from '../../../../src-shared/episode';
+import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
+import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
+import { createModel } from '../../agent/models';
+import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
+import { defaultEpisodesDir } from '../../episodes/store';
+import { UsageError, type Command } from '../command';
+
+function intOpt(name: string, v: string | undefined, fallback: number, min = 1): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+function enumOpt<T extends string>(name: string, v: string | undefined, schema: { options: readonly T[] }, fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(schema.options as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${schema.options.join(', ')}; got "${v}"`);
+  return v as T;
+}
+
+function progressLine(e: EpisodeEvent): string | null {
+  switch (e.type) {
+    case 'model/request':
+      return `call ${e.call}: ~${e.estimate.total} input tokens`;
+    case 'model/retry':
+      return `  retry ${e.attempt} (${e.status ?? 'no status'}: ${e.error.slice(0, 80)}), waiting ${Math.round(e.waitMs)} ms`;
+    case 'model/fault':
+      return `  fault ${e.kind}: ${e.detail.slice(0, 120)}`;
+    case 'action': {
+      const what = e.kind === 'cell' ? `cell (${String(e.args.code ?? '').split('\n').length} lines)` : `${e.name}(${JSON.stringify(e.args).slice(0, 80)})`;
+      return `  ${e.ok ? 'ok ' : 'ERR'} ${what} → ${e.resultText.replace(/\s+/g, ' ').slice(0, 100)} [${e.simSteps} steps]`;
+    }
+    default:
+      return null;
+  }
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
+  usage:
+    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--prices FILE] [--no-stream] [--out DIR] [--json]',
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        task: { type: 'string' },
+        variant: { type: 'string', default: 'default' },
+        seed: { type: 'string', default: '0' },
+        arm: { type: 'string' },
+        model: { type: 'string', default: 'scripted' },
+        'base-url': { type: 'string' },
+        'max-calls': { type: 'string' },
+        'max-wall-sec': { type: 'string' },
+        'max-steps': { type: 'string' },
+        images: { type: 'string' },
+        feedback: { type: 'string' },
+        cameras: { type: 'string' },
+        detail: { type: 'string' },
+        prices: { type: 'string' },
+        'no-stream': { type: 'boolean', default: false },
+        out: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    if (!values.task) throw new UsageError('--task is required (see `robocell tasks`)');
+    if (!values.arm) throw new UsageError('--arm is required: tools or code');
+    const arm = enumOpt('arm', values.arm, Arm, 'tools');
+    const seed = intOpt('seed', values.seed, 0, 0);
+    const d = DEFAULT_SETTINGS;
+    const settings: AgentSettings = {
+      images: enumOpt('images', values.images, ImagesPolicy, d.images),
+      feedback: enumOpt('feedback', values.feedback, Feedback, d.feedback),
+      cameras: values.cameras === undefined ? d.cameras : values.cameras.split(',').map((s) => s.trim()).filter(Boolean),
+      imageDetail: enumOpt('detail', values.detail, { options: ['low', 'high', 'auto'] as const }, d.imageDetail),
+      budgets: {
+        maxModelCalls: intOpt('max-calls', values['max-calls'], d.budgets.maxModelCalls),
+        maxWallMs: intOpt('max-wall-sec', values['max-wall-sec'], d.budgets.maxWallMs / 1000) * 1000,
+        maxSimSteps: intOpt('max-steps', values['max-steps'], d.budgets.maxSimSteps),
+      },
+    };
+    const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
+    let model;
+    try {
+      model = createModel({ name: values.model, baseUrl: values['base-url'], stream: !values['no-stream'] });
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
+    const outRoot = values.out ? resolve(values.out) : defaultEpisodesDir();
+    const instance = { taskId: values.task, variant: values.variant, seed };
+    const log = (s: string) => process.stderr.write(s + '\n');
+    log(`robocell run: ${instance.taskId}/${instance.variant} seed ${seed}, ${arm} arm, model ${model.info.label}`);
+    const env = await createRobotEnvironment(instance);
+    const stop = new AbortController();
+    const onSigint = () => stop.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const out = await runEpisode({ env, model, arm, settings, outRoot, prices, signal: stop.signal, onEvent: (e) => {
+        const line = progressLine(e);
+        if (line) log(line);
+      } });
+      const t = out.totals;
+      const summary = {
+        instance,
+        arm,
+        model: model.info.label,
+        success: out.success,
+        finish: out.finish,
+        llmCalls: t.llmCalls,
+        inputTokens: t.inputTokens,
+        cachedInputTokens: t.cachedInputTokens,
+        outputTokens: t.outputTokens,
+        imageTokens: t.imageTokens,
+        costUsd: t.costUsd,
+        simSteps: t.simSteps,
+        wallMs: Math.round(t.wallMs),
+        episodeDir: out.dir,
+      };
+      if (values.json) console.log(JSON.stringify(summary));
+      else {
+        console.log(`${out.success ? 'SUCCESS' : 'FAILURE'} (${out.finish}): ${out.reason}`);
+        console.log(`  model calls ${t.llmCalls}, input tokens ${t.inputTokens} (cached ${t.cachedInputTokens}, images ~${t.imageTokens}), output tokens ${t.outputTokens}, cost ${t.costUsd === null ? 'unknown (no price for this model)' : `$${t.costUsd.toFixed(4)}`}`);
+        console.log(`  sim steps ${t.simSteps}, wall ${(t.wallMs / 1000).toFixed(1)} s, actions ${t.actions}`);
+        console.log(`  episode: ${out.dir}`);
+      }
+      return out.success ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSigint);
+      env.dispose();
+    }
+  },
+};
