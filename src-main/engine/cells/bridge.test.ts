@@ -49,6 +49,12 @@ describe('defaultImageExtractor', () => {
     expect(forCell).toEqual({ image: { id: 'img-1', mimeType: 'image/png', width: 2, height: 1, caption: undefined }, camera: 'top' });
   });
 
+  it('takes the robot registry\'s show result (png bytes) as an image', () => {
+    const { images, forCell } = defaultImageExtractor('show', { available: true, camera: 'top', widthPx: 3, heightPx: 2, png: new Uint8Array([9]) }, () => 'img-7');
+    expect(images[0]).toMatchObject({ id: 'img-7', mimeType: 'image/png', width: 3, height: 2, caption: 'top' });
+    expect(forCell).toEqual({ available: true, camera: 'top', widthPx: 3, heightPx: 2, image: 'img-7' });
+  });
+
   it('passes other results through', () => {
     expect(defaultImageExtractor('state', { pos: [1] }, () => 'x')).toEqual({ images: [], forCell: { pos: [1] } });
   });

@@ -73,8 +73,9 @@ export function toNamedArgs(spec: PrimitiveSpec, args: unknown[]): NamedArgs {
 
 /**
  * The default image convention: a primitive result that is, or has under `image`, an object with a
- * string `mimeType` and `bytes` (Uint8Array), `base64` or `path`. The cell sees `{ id, mimeType,
- * width, height }` in its place, never the bytes.
+ * string `mimeType` and `bytes` (Uint8Array), `base64` or `path`; or the robot registry's `show`
+ * result (`{ png, widthPx, heightPx, camera }`). The cell sees an image id in place of the bytes.
+ * (`image` keeps its `png`: that primitive exists to hand the bytes to the cell's own code.)
  */
 export const defaultImageExtractor: ImageExtractor = (primitive, result, nextId) => {
   const asImage = (v: unknown): CellImage | null => {
@@ -94,6 +95,19 @@ export const defaultImageExtractor: ImageExtractor = (primitive, result, nextId)
     };
   };
   const brief = (img: CellImage) => ({ id: img.id, mimeType: img.mimeType, width: img.width, height: img.height, caption: img.caption });
+  if (primitive === 'show' && isPlainObject(result) && result.png instanceof Uint8Array) {
+    const { png, widthPx, heightPx, ...rest } = result;
+    const img: CellImage = {
+      id: nextId(),
+      primitive,
+      mimeType: 'image/png',
+      width: typeof widthPx === 'number' ? widthPx : undefined,
+      height: typeof heightPx === 'number' ? heightPx : undefined,
+      caption: typeof rest.camera === 'string' ? rest.camera : undefined,
+      bytes: png as Uint8Array,
+    };
+    return { images: [img], forCell: { ...rest, widthPx, heightPx, image: img.id } };
+  }
   const whole = asImage(result);
   if (whole) return { images: [whole], forCell: brief(whole) };
   if (isPlainObject(result)) {

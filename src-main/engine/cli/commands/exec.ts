@@ -1,0 +1,139 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CellRuntime } from '../../cells/runtime';
+import type { AuditMode, CellResult } from '../../cells/types';
+import { DEFAULT_CELL_BUDGET } from '../../cells/types';
+import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
+import { UsageError, type Command } from '../command';
+
+function positiveNumber(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${flag} must be a positive number, got ${text}`);
+  return v;
+}
+
+/** One cell's result as the JSON line `--json` prints (image bytes replaced by their size). */
+export function cellJson(file: string, r: CellResult, imageFiles: Map<string, string>): Record<string, unknown> {
+  return {
+    type: 'cell',
+    file,
+    index: r.index,
+    ok: r.ok,
+    stdout: r.stdout,
+    ...(r.stdoutTruncatedChars ? { stdoutTruncatedChars: r.stdoutTruncatedChars } : {}),
+    ...(r.value !== undefined ? { value: r.value } : {}),
+    ...(r.error ? { error: { type: r.error.type, message: r.error.message, ...(r.error.line ? { line: r.error.line } : {}) } } : {}),
+    ...(r.stop ? { stop: r.stop } : {}),
+    images: r.images.map((i) => ({ id: i.id, primitive: i.primitive, mimeType: i.mimeType, width: i.width, height: i.height, bytes: i.bytes?.length ?? 0, ...(imageFiles.has(i.id) ? { file: imageFiles.get(i.id) } : {}) })),
+    audit: r.audit,
+    refused: r.refused,
+    primitiveCalls: r.primitiveCalls,
+    simSteps: r.simSteps,
+    wallMs: Math.round(r.wallMs),
+    namespaceLost: r.namespaceLost,
+  };
+}
+
+function cellText(file: string, r: CellResult, imageFiles: Map<string, string>): string {
+  const status = r.refused ? 'refused' : r.stop ? `stopped (${r.stop.reason})` : r.ok ? 'ok' : 'error';
+  const lines = [`── cell ${r.index} (${file}) ── ${status} · ${r.primitiveCalls.length} robo calls · ${r.simSteps} sim steps · ${Math.round(r.wallMs)} ms`];
+  for (const f of r.audit) lines.push(`audit: line ${f.line}:${f.column} ${f.rule}: ${f.message}`);
+  if (r.stdout) lines.push(r.stdout.replace(/\n$/, ''));
+  if (r.stdoutTruncatedChars) lines.push(`[… ${r.stdoutTruncatedChars} more characters of output dropped]`);
+  if (r.value !== undefined) lines.push(`=> ${r.value}`);
+  if (r.error) lines.push(`${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}`);
+  if (r.stop && r.stop.message !== r.error?.message) lines.push(`[${r.stop.reason}: ${r.stop.message}]`);
+  if (r.namespaceLost) lines.push('[the sandbox was restarted: variables from earlier cells are gone]');
+  for (const i of r.images) lines.push(`image ${i.id} from robo.${i.primitive}: ${i.width ?? '?'}×${i.height ?? '?'} ${i.mimeType}${imageFiles.has(i.id) ? ` → ${imageFiles.get(i.id)}` : ''}`);
+  return lines.join('\n');
+}
+
+export const execCommand: Command = {
+  name: 'exec',
+  summary: 'Runs JavaScript files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
+  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--images DIR] CELL.js [CELL.js …]',
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        task: { type: 'string' },
+        variant: { type: 'string', default: 'default' },
+        seed: { type: 'string', default: '0' },
+        json: { type: 'boolean', default: false },
+        'wall-ms': { type: 'string' },
+        'sim-steps': { type: 'string' },
+        audit: { type: 'string', default: 'refuse' },
+        images: { type: 'string' },
+      },
+    });
+    if (!values.task) throw new UsageError('--task is required (list them with `robocell tasks`)');
+    if (positionals.length === 0) throw new UsageError('give at least one CELL.js file');
+    const seed = Number(values.seed);
+    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+    if (values.audit !== 'refuse' && values.audit !== 'report') throw new UsageError(`--audit must be refuse or report, got ${values.audit}`);
+    const auditMode: AuditMode = values.audit;
+    const budget = { wallMs: positiveNumber('--wall-ms', values['wall-ms'], DEFAULT_CELL_BUDGET.wallMs), simSteps: positiveNumber('--sim-steps', values['sim-steps'], DEFAULT_CELL_BUDGET.simSteps) };
+    const cells = positionals.map((p) => {
+      try {
+        return { file: p, code: readFileSync(resolve(p), 'utf8') };
+      } catch (e) {
+        throw new UsageError(`cannot read cell file ${p}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+    const instance = { taskId: values.task, variant: values.variant, seed };
+    try {
+      resolveInstance(instance);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    const out = (line: string) => process.stdout.write(line + '\n');
+    const started = performance.now();
+    const ep = await createEpisodeWorld(instance);
+    const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
+    const steps0 = steps();
+    let runtime: CellRuntime | null = null;
+    try {
+      runtime = await CellRuntime.create({ registry: ep.registry, countSimSteps: steps, auditMode });
+      if (!values.json) out(`${instance.taskId} (variant ${instance.variant}, seed ${seed}): ${ep.instruction}`);
+      let cellsOk = 0;
+      for (const { file, code } of cells) {
+        const r = await runtime.run(code, { budget });
+        if (r.ok) cellsOk++;
+        const imageFiles = new Map<string, string>();
+        if (values.images && r.images.length > 0) {
+          mkdirSync(values.images, { recursive: true });
+          for (const img of r.images) {
+            if (!img.bytes) continue;
+            const target = join(values.images, `cell${r.index}-${img.id}.${img.mimeType === 'image/png' ? 'png' : 'bin'}`);
+            writeFileSync(target, img.bytes);
+            imageFiles.set(img.id, target);
+          }
+        }
+        out(values.json ? JSON.stringify(cellJson(basename(file), r, imageFiles)) : cellText(basename(file), r, imageFiles));
+      }
+      const verdict = ep.judge();
+      const summary = {
+        type: 'verdict',
+        task: instance.taskId,
+        variant: instance.variant,
+        seed,
+        instruction: ep.instruction,
+        success: verdict.success,
+        reason: verdict.reason,
+        finished: ep.registry.finished,
+        cells: cells.length,
+        cellsOk,
+        simSteps: steps() - steps0,
+        wallMs: Math.round(performance.now() - started),
+      };
+      out(values.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cells, ${summary.simSteps} sim steps, ${summary.wallMs} ms)`);
+      return verdict.success ? 0 : 1;
+    } finally {
+      runtime?.dispose();
+      ep.dispose();
+    }
+  },
+};
