@@ -1,11 +1,12 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
 import { UsageError, type Command } from './command';
+import { execCommand } from './commands/exec';
 import { renderCommand } from './commands/render';
 import { replayCommand } from './commands/replay';
 import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
 
-const commands: Command[] = [serveCommand, renderCommand, runCommand, replayCommand];
+const commands: Command[] = [serveCommand, renderCommand, runCommand, replayCommand, execCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
