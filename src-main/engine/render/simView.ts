@@ -95,11 +95,12 @@ export interface CameraSourceOptions extends SimRenderViewOptions {
   filePrefix?: string;
 }
 
-export type SavingCameraSource = CameraSource & {
+/** A CameraSource (assignable to the primitives' type) that also says where it saved each image. */
+export interface SavingCameraSource {
   (camera: string, widthPx: number, heightPx: number): Promise<SavedCameraImage>;
   readonly view: SimRenderView;
   dispose(): void;
-};
+}
 
 /**
  * The primitives' CameraSource for a Sim. The scene is built now (cheap, no GPU); the GPU starts
