@@ -48,6 +48,8 @@ export interface RunEpisodeOptions {
   signal?: AbortSignal;
   onEvent?: (event: EpisodeEvent) => void;
   onDelta?: (delta: ModelDelta) => void;
+  /** Awaited before each model call: the studio's pause and single-step gate. */
+  beforeCall?: (call: number) => Promise<void>;
 }
 
 export interface EpisodeOutcome {
@@ -119,6 +121,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
     const actx: ActionContext = { env, arm, settings, writer, saveImages };
     const { budgets } = settings;
     for (let call = 1; ; call++) {
+      await o.beforeCall?.(call);
       if (o.signal?.aborted) {
         [finish, reason] = ['stopped', 'stopped by the user'];
         break;

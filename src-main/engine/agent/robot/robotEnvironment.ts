@@ -13,7 +13,7 @@ import { packageRoot } from '../../paths';
 import { reportYaw } from '../../primitives/motion';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import type { CameraSource } from '../../primitives/world';
-import { createEpisodeWorld } from '../../tasks/episode';
+import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
 import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
 
 export interface RobotEnvironmentOptions {
@@ -53,7 +53,12 @@ export function cellText(r: CellResult): string {
   return parts.join('\n') || '(no output)';
 }
 
-export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<Environment> {
+/** The robot environment plus its world, for the studio's 3D view (the loop sees only Environment). */
+export interface RobotEnvironment extends Environment {
+  readonly episodeWorld: EpisodeWorld;
+}
+
+export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<RobotEnvironment> {
   const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
   const { registry, world, sim } = ep;
   const widthPx = opts.imageWidthPx ?? 320;
@@ -73,6 +78,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   }
 
   return {
+    episodeWorld: ep,
     kind: 'mujoco',
     instance,
     instruction: ep.instruction,
