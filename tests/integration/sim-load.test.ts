@@ -98,6 +98,18 @@ describe('Sim.load from disk', () => {
   });
 });
 
+describe('Sim.loadString', () => {
+  it('places the given files beside the model: includes and meshes resolve', async () => {
+    const sim = await Sim.loadString(`<mujoco><compiler meshdir="meshes"/><include file="parts/body.xml"/></mujoco>`, {
+      'parts/body.xml': `<mujoco><asset><mesh name="t" file="tetra.obj"/></asset><worldbody><body name="t"><freejoint/><geom type="mesh" mesh="t"/></body></worldbody></mujoco>`,
+      'meshes/tetra.obj': new TextEncoder().encode(TETRA_OBJ),
+    });
+    expect(sim.model.nmesh).toBe(1);
+    expect(sim.requireId('body', 't')).toBe(1);
+    sim.dispose();
+  });
+});
+
 describe('load failures are clear and leave the engine working', () => {
   it('a missing file', async () => {
     const e = await loadError(() => Sim.load(join(dir, 'no-such-scene.xml')));

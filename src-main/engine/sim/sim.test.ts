@@ -128,6 +128,27 @@ describe('Sim', () => {
     expect(await sim.stepChunked(10, { signal: ac.signal })).toBe(0);
   });
 
+  it('stepChunked runs one motion at a time and ends quietly when the Sim is disposed meanwhile', async () => {
+    const sim = await Sim.loadString(XML);
+    const first = sim.stepChunked(1000, { chunkSteps: 10 });
+    expect(sim.stepping).toBe(true);
+    await expect(sim.stepChunked(10)).rejects.toThrow(/already stepping/);
+    await new Promise((r) => setImmediate(r));
+    sim.dispose();
+    const done = await first;
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(1000);
+    expect(sim.stepping).toBe(false);
+  });
+
+  it('reset returns to the model defaults', async () => {
+    const sim = await load();
+    sim.step(100);
+    sim.reset();
+    expect(sim.data.time).toBe(0);
+    expect((sim.data.qpos as Float64Array)[2]).toBeCloseTo(0.3, 12);
+  });
+
   it('refuses use after dispose', async () => {
     const sim = await Sim.loadString(XML);
     sim.dispose();

@@ -90,6 +90,7 @@ export class Sim {
   private readonly spec: number;
   private readonly objTypes: Record<ElementKind, number>;
   private disposed = false;
+  private chunkedRunning = false;
 
   private constructor(
     readonly mj: MainModule,
@@ -174,12 +175,21 @@ export class Sim {
     return Array.from({ length: n }, (_, i) => this.name(kind, i));
   }
 
+  /** mj_resetData (the model's qpos0, zero velocities and ctrl) + mj_forward. */
+  reset(): void {
+    this.assertLive();
+    this.mj.mj_resetData(this.model, this.data);
+    this.mj.mj_forward(this.model, this.data);
+  }
+
   resetToKeyframe(name: string): void {
+    this.assertLive();
     this.mj.mj_resetDataKeyframe(this.model, this.data, this.requireId('key', name));
     this.mj.mj_forward(this.model, this.data);
   }
 
   forward(): void {
+    this.assertLive();
     this.mj.mj_forward(this.model, this.data);
   }
 
@@ -208,28 +218,36 @@ export class Sim {
     };
   }
 
-  /** Steps `n` times in chunks, yielding to the event loop between chunks; returns the steps done. */
+  /**
+   * Steps `n` times in chunks, yielding to the event loop between chunks; returns the steps done
+   * (fewer when aborted or when the Sim is disposed meanwhile). One at a time per Sim: two
+   * interleaved motions would each see the other's steps.
+   */
   async stepChunked(n: number, opts: StepChunkedOptions = {}): Promise<number> {
+    this.assertLive();
+    if (this.chunkedRunning) throw new Error('stepChunked: this Sim is already stepping in chunks (another motion is still running)');
     const chunk = Math.max(1, Math.floor(opts.chunkSteps ?? 100));
+    this.chunkedRunning = true;
     let done = 0;
-    while (done < n) {
-      if (opts.signal?.aborted) break;
-      const k = Math.min(chunk, n - done);
-      this.step(k);
-      done += k;
-      opts.onChunk?.(this);
-      if (done < n) await (this.chunkHook ? this.chunkHook(this) : yieldToEventLoop());
-      if (this.disposed) break;
+    try {
+      while (done < n) {
+        if (opts.signal?.aborted) break;
+        const k = Math.min(chunk, n - done);
+        this.step(k);
+        done += k;
+        opts.onChunk?.(this);
+        if (done < n) await yieldToEventLoop();
+        if (this.disposed) break;
+      }
+    } finally {
+      this.chunkedRunning = false;
     }
     return done;
   }
 
-  /**
-   * Replaces the yield between chunks of every stepChunked call (null restores it). The hook must
-   * itself yield to the event loop; it may wait longer, e.g. to run at a real-time factor.
-   */
-  setChunkHook(hook: ((sim: Sim) => Promise<void>) | null): void {
-    this.chunkHook = hook;
+  /** Whether a stepChunked run is in progress. */
+  get stepping(): boolean {
+    return this.chunkedRunning;
   }
 
   addStateProvider(p: StateProvider): void {
