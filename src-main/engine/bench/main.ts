@@ -3,13 +3,14 @@
  * machines here are shared and noisy and only same-run ratios compare.
  */
 import { simSuite } from './sim';
+import { solveSuite } from './solve';
 
 export interface BenchSuite {
   name: string;
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {

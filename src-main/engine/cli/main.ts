@@ -5,8 +5,10 @@ import { renderCommand } from './commands/render';
 import { replayCommand } from './commands/replay';
 import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
+import { solveCommand } from './commands/solve';
+import { tasksCommand } from './commands/tasks';
 
-const commands: Command[] = [serveCommand, renderCommand, runCommand, replayCommand, execCommand];
+const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, replayCommand, execCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

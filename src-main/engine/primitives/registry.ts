@@ -77,7 +77,11 @@ export class Registry implements PrimitiveRegistry {
   /** Invokes by name; an unknown name is a PrimitiveError listing the known ones. */
   async invoke(name: string, args: NamedArgs = {}): Promise<unknown> {
     const def = this.defs.get(name);
-    if (!def) throw new PrimitiveError(`unknown primitive "${name}" (known: ${[...this.defs.keys()].join(', ')})`);
+    if (!def) {
+      const err = new PrimitiveError(`unknown primitive "${name}" (known: ${[...this.defs.keys()].join(', ')})`);
+      this.ledger.push({ name, args: { ...args }, simSteps: 0, wallMs: 0, outcome: 'error', error: `${err.name}: ${err.message}` });
+      throw err;
+    }
     return this.call(def, args);
   }
 

@@ -51,7 +51,7 @@ export function bowl(name: string, colour: string, x: number, y: number, innerR 
     segs.push(`<geom class="object" type="box" size="0.006 ${n(seg)} ${n(wallH / 2)}" pos="${v3([r * Math.cos(a), r * Math.sin(a), wallH / 2])}" euler="0 0 ${n(a)}" rgba="${COLOURS[colour]}"/>`);
   }
   return {
-    xml: `<body name="${name}" pos="${v3([x, y, 0])}"><geom name="${name}_floor" class="object" type="cylinder" size="${n(innerR + 0.012)} 0.003" pos="0 0 0.003" rgba="${COLOURS[colour]}"/>${segs.join('')}</body>`,
+    xml: `<body name="${name}" pos="${v3([x, y, 0])}"><geom name="${name}_floor" class="object" type="cylinder" size="${n(innerR + 0.012)} 0.005" pos="0 0 0.005" rgba="${COLOURS[colour]}"/>${segs.join('')}</body>`,
     infos: [{ name, kind: 'bowl', colour, description: `${colour} bowl`, sizeM: [2 * (innerR + 0.012), 2 * (innerR + 0.012), wallH], movable: false }],
     qpos: [],
   };

@@ -60,12 +60,9 @@ const sortByColour: TaskDef = {
   },
 };
 
-/** Drop spots inside the bowl, so cubes do not land on each other. */
-const BOWL_SPOTS: [number, number][] = [
-  [0.03, 0],
-  [-0.016, 0.028],
-  [-0.016, -0.028],
-];
+/** A wide bowl, and drop spots inside it 120° apart, so cubes never land on each other. */
+const WIDE_BOWL_R = 0.095;
+const BOWL_SPOTS: [number, number][] = [0, 1, 2].map((i) => [0.042 * Math.cos((2 * Math.PI * i) / 3), 0.042 * Math.sin((2 * Math.PI * i) / 3)]);
 
 const allInBowl: TaskDef = {
   id: 'ms-all-in-bowl',
@@ -82,8 +79,8 @@ const allInBowl: TaskDef = {
     const n = variant === 'default' ? 2 : 3;
     const half = variant === 'small' ? 0.017 : CUBE_HALF;
     const colours = rng.shuffle(COLOUR_NAMES.filter((c) => c !== 'purple')).slice(0, n);
-    const spots = scatter(rng, [0.095, ...colours.map(() => cubeR(half))], WIDE, 0.03);
-    const objects: SceneObject[] = [bowl('bowl', 'purple', ...spots[0]), ...colours.map((c, i) => cube(`${c}_cube`, c, half, spots[i + 1][0], spots[i + 1][1], rng.uniform(-0.6, 0.6)))];
+    const spots = scatter(rng, [WIDE_BOWL_R + 0.02, ...colours.map(() => cubeR(half))], WIDE, 0.03);
+    const objects: SceneObject[] = [bowl('bowl', 'purple', spots[0][0], spots[0][1], WIDE_BOWL_R), ...colours.map((c, i) => cube(`${c}_cube`, c, half, spots[i + 1][0], spots[i + 1][1], rng.uniform(-0.6, 0.6)))];
     const cubes = colours.map((c) => `${c}_cube`);
     return {
       objects,
@@ -92,7 +89,7 @@ const allInBowl: TaskDef = {
       goal: { container: 'bowl', kind: 'cube' },
       judge: (j): Verdict => {
         for (const c of cubes) {
-          const v = inBowl(j, c, 'bowl');
+          const v = inBowl(j, c, 'bowl', WIDE_BOWL_R);
           if (!v.success) return v;
         }
         return { success: true, reason: `all ${cubes.length} cubes rest in the bowl` };

@@ -15,9 +15,9 @@ const ok = (reason: string): Verdict => ({ success: true, reason });
 const fail = (reason: string): Verdict => ({ success: false, reason });
 
 /** Object inside a bowl: over its floor, below its rim, at rest, let go of. */
-export function inBowl(j: JudgeContext, obj: string, bowlName: string): Verdict {
+export function inBowl(j: JudgeContext, obj: string, bowlName: string, innerR = BOWL_R): Verdict {
   const p = j.local(obj, bowlName);
-  if (Math.hypot(p[0], p[1]) > BOWL_R) return fail(`${obj} is ${(Math.hypot(p[0], p[1]) * 100).toFixed(1)} cm from the ${bowlName} centre (inside: < ${BOWL_R * 100} cm)`);
+  if (Math.hypot(p[0], p[1]) > innerR) return fail(`${obj} is ${(Math.hypot(p[0], p[1]) * 100).toFixed(1)} cm from the ${bowlName} centre (inside: < ${innerR * 100} cm)`);
   if (p[2] > BOWL_WALL + 0.03) return fail(`${obj} is above the ${bowlName} rim`);
   if (!j.atRest(obj)) return fail(`${obj} is still moving`);
   if (!j.gripperClear(obj)) return fail(`the gripper still touches ${obj}`);

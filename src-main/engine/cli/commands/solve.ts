@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { createEpisodeWorld, resolveInstance, runSolution } from '../../tasks/episode';
+import { UsageError, type Command } from '../command';
+
+export const solveCommand: Command = {
+  name: 'solve',
+  summary: "Runs a task instance's reference solution and prints the verdict, sim steps and wall time.",
+  usage: 'robocell solve --task ID [--variant V] [--seed N] [--json]',
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: { task: { type: 'string' }, variant: { type: 'string', default: 'default' }, seed: { type: 'string', default: '0' }, json: { type: 'boolean', default: false } },
+    });
+    if (!values.task) throw new UsageError('--task is required (list them with `robocell tasks`)');
+    const seed = Number(values.seed);
+    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+    const instance = { taskId: values.task, variant: values.variant, seed };
+    try {
+      resolveInstance(instance);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    const ep = await createEpisodeWorld(instance);
+    try {
+      const run = await runSolution(ep);
+      const out = {
+        task: instance.taskId,
+        variant: instance.variant,
+        seed,
+        instruction: ep.instruction,
+        success: run.verdict.success,
+        reason: run.verdict.reason,
+        calls: run.calls,
+        simSteps: run.simSteps,
+        simSec: Number((run.simSteps * ep.sim.timestepSec).toFixed(3)),
+        wallMs: Math.round(run.wallMs),
+        stateHash: ep.sim.stateHash(),
+        ...(run.error ? { error: run.error } : {}),
+      };
+      if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+      else {
+        process.stdout.write(
+          [
+            `${out.task} (variant ${out.variant}, seed ${seed}): ${ep.instruction}`,
+            `verdict: ${out.success ? 'SUCCESS' : 'FAILURE'} — ${out.reason}`,
+            `${out.calls} primitive calls, ${out.simSteps} sim steps (${out.simSec} s simulated), ${out.wallMs} ms wall`,
+            ...(run.error ? [`solution stopped: ${run.error}`] : []),
+          ].join('\n') + '\n',
+        );
+      }
+      return out.success ? 0 : 1;
+    } finally {
+      ep.dispose();
+    }
+  },
+};
