@@ -43,3 +43,25 @@ function placeAt(p, center, arm, travelZ) {
 `;
 
 export const q = (s: string): string => JSON.stringify(s);
+
+/** Helpers of the later task families (stacking, drawer, two arms), mirroring their TS versions. */
+export const CELL_HELPERS_MORE = String.raw`function settle(seconds) { return robo.wait(seconds === undefined ? 0.6 : seconds); }
+function stackOn(top, bottom) {
+  var picked = pickUp(top);
+  var b = locate(bottom);
+  placeAt(picked, [b.position[0], b.position[1], b.position[2] + b.sizeM[2] / 2 + picked.halfHeight + 0.005]);
+  return picked.name + ' on ' + b.name;
+}
+function park(arm) { return moveTo([0.45, arm === 'left' ? 0.3 : -0.3, 0.25], {}, arm); }
+function openDrawer(pullM) {
+  if (pullM === undefined) pullM = 0.16;
+  var h = locate('drawer_handle');
+  var hx = h.position[0], hy = h.position[1], hz = h.position[2];
+  moveTo([hx + 0.045, hy, hz + 0.1], { yaw: 0, gripper: 'CLOSE' });
+  moveTo([hx + 0.045, hy, hz - 0.01], { tolM: 0.01 });
+  moveTo([hx + 0.045 - pullM, hy, hz - 0.01], { tolM: 0.03 });
+  var after = locate('drawer_handle');
+  moveTo([after.position[0] + 0.045, hy, hz + 0.1], { tolM: 0.01 });
+  return after.position;
+}
+`;
