@@ -86,7 +86,10 @@ export function firstGeomSeen(sim: Sim, cameraName: string, pointM: readonly num
 
 export interface ColourCheck {
   body: string;
+  /** The geom MuJoCo's ray meets first: the one the pixel must show. */
+  geom: string;
   expectedHue: number;
+  expectedSat: number;
   gotRgb: [number, number, number];
   gotHue: number;
   gotSat: number;
@@ -95,22 +98,23 @@ export interface ColourCheck {
 
 /**
  * Where the simulation says `body` is, projected with the builder's own camera maths: the pixel
- * there, with the hue the body's first visible geom should show. Null when the body is off-image
- * or hidden behind something else (checked with MuJoCo's ray caster, not the image).
+ * there, and the colour of the body's geom that MuJoCo's ray caster says the camera sees first
+ * along that line. Null when the body is off-image or hidden behind another body.
  */
 export function colourAtBody(sim: Sim, view: SimRenderView, img: RenderedImage, cameraName: string, body: string): ColourCheck | null {
   const bodyId = sim.requireId('body', body);
-  const geom = view.description.geoms.find((g) => g.bodyId === bodyId && g.group <= 2 && g.rgba[3] > 0);
-  if (!geom) throw new Error(`body ${body} has no visible geom`);
   const point = bodyXpos(sim, body);
   view.sync();
   const px = view.scene.projectToPixel(view.scene.camera(cameraName).camera, point, img.widthPx, img.heightPx);
   if (!px || px.x < 0 || px.y < 0 || px.x >= img.widthPx || px.y >= img.heightPx) return null;
   const seen = firstGeomSeen(sim, cameraName, point);
   if (seen < 0 || (sim.model.geom_bodyid as Int32Array)[seen] !== bodyId) return null;
+  const geom = view.description.geoms.find((g) => g.id === seen);
+  if (!geom) throw new Error(`geom ${seen} is missing from the scene description`);
+  const expected = hueSat(geom.rgba);
   const gotRgb = pixelAt(img, px.x, px.y);
   const got = hueSat(gotRgb);
-  return { body, expectedHue: hueSat(geom.rgba).hue, gotRgb, gotHue: got.hue, gotSat: got.sat, pixel: px };
+  return { body, geom: geom.name, expectedHue: expected.hue, expectedSat: expected.sat, gotRgb, gotHue: got.hue, gotSat: got.sat, pixel: px };
 }
 
 /** Keeps a rendered image under test-artifacts/render/ so a CI run can be looked at. */
