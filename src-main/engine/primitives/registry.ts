@@ -64,6 +64,15 @@ export class Registry implements PrimitiveRegistry {
     return this.finishedFlag;
   }
 
+  /** The registry's own episode state, for Sim snapshots (a restored pre-success state moves again). */
+  saveState(): { finished: boolean } {
+    return { finished: this.finishedFlag };
+  }
+
+  loadState(v: unknown): void {
+    this.finishedFlag = typeof v === 'object' && v !== null && (v as { finished?: unknown }).finished === true;
+  }
+
   list(): PrimitiveSpec[] {
     return [...this.defs.values()].map((d) => d.spec);
   }

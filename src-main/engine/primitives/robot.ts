@@ -9,8 +9,11 @@ import type { RobotWorld } from './world';
 
 export function createRobotRegistry(world: RobotWorld): Registry {
   const dt = world.sim.timestepSec;
-  return new Registry([...queryPrimitives(world), ...motionPrimitives(world)], {
+  const registry = new Registry([...queryPrimitives(world), ...motionPrimitives(world)], {
     stepCount: () => Math.round(world.sim.data.time / dt),
     judge: world.judge,
   });
+  // Whether the episode has finished belongs to the snapshot, like the controllers' targets.
+  world.sim.addStateProvider({ key: 'primitives', save: () => registry.saveState(), load: (v) => registry.loadState(v) });
+  return registry;
 }
