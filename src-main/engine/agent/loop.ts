@@ -48,6 +48,8 @@ export interface RunEpisodeOptions {
   signal?: AbortSignal;
   onEvent?: (event: EpisodeEvent) => void;
   onDelta?: (delta: ModelDelta) => void;
+  /** Called once the episode folder exists, before the first event. */
+  onStart?: (meta: EpisodeMeta, dir: string) => void;
   /** Awaited before each model call: the studio's pause and single-step gate. */
   beforeCall?: (call: number) => Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   const settings = o.settings ?? DEFAULT_SETTINGS;
   const meta = buildMeta(env, model, arm, settings);
   const writer = EpisodeWriter.create(o.outRoot, meta);
+  o.onStart?.(meta, writer.dir);
   const tally = new Tally(model.info.name, o.prices);
   const family = imageFamilyForModel(model.info.name).family;
   const images = new Map<string, Uint8Array>();

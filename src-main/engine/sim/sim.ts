@@ -219,6 +219,15 @@ export class Sim {
   }
 
   /**
+   * Replaces the yield between chunks of every stepChunked call (null restores it). The hook must
+   * itself yield to the event loop; it may wait longer, e.g. to run at a real-time factor. It
+   * never changes chunk sizes, so a paced run steps exactly like a fast one.
+   */
+  setChunkHook(hook: ((sim: Sim) => Promise<void>) | null): void {
+    this.chunkHook = hook;
+  }
+
+  /**
    * Steps `n` times in chunks, yielding to the event loop between chunks; returns the steps done
    * (fewer when aborted or when the Sim is disposed meanwhile). One at a time per Sim: two
    * interleaved motions would each see the other's steps.
@@ -236,7 +245,7 @@ export class Sim {
         this.step(k);
         done += k;
         opts.onChunk?.(this);
-        if (done < n) await yieldToEventLoop();
+        if (done < n) await (this.chunkHook ? this.chunkHook(this) : yieldToEventLoop());
         if (this.disposed) break;
       }
     } finally {
