@@ -13,11 +13,14 @@ import { packageRoot } from '../../paths';
 import { reportYaw } from '../../primitives/motion';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import type { CameraSource } from '../../primitives/world';
+import { attachCameraSource, type SavingCameraSource } from '../../render/simView';
 import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
 import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
 
 export interface RobotEnvironmentOptions {
   cameraSource?: CameraSource | null;
+  /** Attach the headless renderer (three.js on Dawn) when no cameraSource is given. */
+  render?: boolean;
   imageWidthPx?: number;
   imageHeightPx?: number;
 }
@@ -58,9 +61,23 @@ export interface RobotEnvironment extends Environment {
   readonly episodeWorld: EpisodeWorld;
 }
 
+/**
+ * Camera names as configured ("front", "wrist") to this robot's cameras: an exact name, else every
+ * camera whose name ends with "_<name>" (the bimanual robot's "left_wrist" and "right_wrist").
+ */
+export function resolveCameras(wanted: readonly string[], available: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of wanted) {
+    const hits = available.includes(w) ? [w] : available.filter((a) => a.endsWith(`_${w}`));
+    for (const h of hits) if (!out.includes(h)) out.push(h);
+  }
+  return out;
+}
+
 export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<RobotEnvironment> {
   const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
   const { registry, world, sim } = ep;
+  const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
   const widthPx = opts.imageWidthPx ?? 320;
   const heightPx = opts.imageHeightPx ?? 240;
   let cells: CellRuntime | null = null;
@@ -116,8 +133,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
       const source = world.cameraSource;
       if (!source) return [];
       const out: Observation[] = [];
-      for (const c of cameras) {
-        if (!world.cameras.includes(c)) continue;
+      for (const c of resolveCameras(cameras, world.cameras)) {
         const img = await source(c, widthPx, heightPx);
         out.push({ label: c, png: img.png, widthPx: img.widthPx, heightPx: img.heightPx });
       }
@@ -140,6 +156,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm') }),
     modelFileHashes: () => ({ 'scene.xml': sceneHash }),
     dispose() {
+      rendering?.dispose();
       cells?.dispose();
       cells = null;
       ep.dispose();

@@ -43,7 +43,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
   usage:
-    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--prices FILE] [--no-stream] [--out DIR] [--json]',
+    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
@@ -63,6 +63,7 @@ export const runCommand: Command = {
         detail: { type: 'string' },
         prices: { type: 'string' },
         'no-stream': { type: 'boolean', default: false },
+        'no-render': { type: 'boolean', default: false },
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -94,7 +95,8 @@ export const runCommand: Command = {
     const instance = { taskId: values.task, variant: values.variant, seed };
     const log = (s: string) => process.stderr.write(s + '\n');
     log(`robocell run: ${instance.taskId}/${instance.variant} seed ${seed}, ${arm} arm, model ${model.info.label}`);
-    const env = await createRobotEnvironment(instance);
+    // Images need the headless renderer; --no-render runs without any (the model is told nothing is attached).
+    const env = await createRobotEnvironment(instance, { render: !values['no-render'] });
     const stop = new AbortController();
     const onSigint = () => stop.abort();
     process.once('SIGINT', onSigint);
