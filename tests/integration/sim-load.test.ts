@@ -160,6 +160,13 @@ describe('load failures are clear and leave the engine working', () => {
     await stillWorks();
   });
 
+  it('a patch that throws', async () => {
+    const e = await loadError(() => Sim.load(join(dir, 'scene.xml'), { patchXml: (xml, rel) => { if (rel !== 'scene.xml') throw new Error('no hand body'); return xml; } }));
+    expect(e.file).toBe(join(dir, 'parts', 'robot.xml'));
+    expect(e.reason).toBe('patchXml failed: no hand body');
+    await stillWorks();
+  });
+
   it('a string model file name that leaves its folder', async () => {
     const e = await loadError(() => Sim.loadString('<mujoco/>', { '../x.obj': TETRA_OBJ }));
     expect(e.reason).toMatch(/must be relative/);

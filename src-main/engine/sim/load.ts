@@ -66,7 +66,13 @@ export function collectModelFiles(mjcfPath: string, opts: LoadOptions = {}): Map
       throw new SimLoadError(referencedBy ?? abs, reason);
     }
     let xml = readFileSync(abs, 'utf8');
-    if (opts.patchXml) xml = opts.patchXml(xml, relative(mainDir, abs).split('\\').join('/'));
+    if (opts.patchXml) {
+      try {
+        xml = opts.patchXml(xml, relative(mainDir, abs).split('\\').join('/'));
+      } catch (e) {
+        throw new SimLoadError(abs, `patchXml failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     files.set(abs, xml);
     for (const t of scanTags(xml)) {
       if (t.tag === 'include') {
