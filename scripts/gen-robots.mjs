@@ -57,7 +57,7 @@ function armBody(p, basePos) {
                     <geom type="cylinder" fromto="0 0 0 0 0 0.045" size="0.035" material="arm_light"/>
                     <body name="${p}hand" pos="0 0 0.05" gravcomp="1">
                       <geom name="${p}palm" type="box" size="0.025 0.07 0.02" pos="0 0 0.02" material="arm_dark"/>
-                      <camera name="${p}wrist" pos="0.045 0 0.01" xyaxes="1 0 0 0 -1 0" fovy="75"/>
+                      <camera name="${p}wrist" pos="0.055 0 0.04" xyaxes="0 1 0 0.866 0 0.5" fovy="75"/>
                       <site name="${p}tcp" pos="0 0 0.08" size="0.006" rgba="1 0.5 0 0.6" group="4"/>
                       <body name="${p}finger_left" pos="0 0 0.045" gravcomp="1">
                         <joint name="${p}finger_left" class="finger" axis="0 1 0"/>
@@ -165,7 +165,7 @@ ${parts.map((x) => x.actuator).join('\n')}
 }
 
 const sceneCameras = (cy) => [
-  `    <camera name="front" ${lookAt([1.55, cy, 0.75], [0.4, cy, 0.05])} fovy="50"/>`,
+  `    <camera name="front" ${lookAt([1.75, cy, 1.05], [0.3, cy, 0.12])} fovy="50"/>`,
   `    <camera name="top" ${lookAt([0.45, cy, 1.7], [0.45, cy, 0], [1, 0, 0])} fovy="50"/>`,
   `    <camera name="side" ${lookAt([0.45, cy - 1.45, 0.6], [0.45, cy, 0.05])} fovy="50"/>`,
 ];

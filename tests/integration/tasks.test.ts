@@ -155,6 +155,11 @@ describe('primitive contract', () => {
     expect(await r.invoke('image', { camera: 'front' })).toMatchObject({ available: false });
     const grasp = (await r.invoke('grasp', {})) as { success: boolean; holding: string | null };
     expect(grasp).toMatchObject({ success: false, holding: null });
+    // The renderer's hook, once attached, is what show/image call.
+    const seen: string[] = [];
+    ep.world.cameraSource = async (camera, widthPx, heightPx) => (seen.push(`${camera}@${widthPx}x${heightPx}`), { png: new Uint8Array([137, 80]), widthPx, heightPx });
+    expect(await r.invoke('image', { camera: 'wrist', widthPx: 320, heightPx: 240 })).toMatchObject({ available: true, widthPx: 320, png: new Uint8Array([137, 80]) });
+    expect(seen).toEqual(['wrist@320x240']);
     // The arm still works after the errors.
     const move = (await r.invoke('move_to', { xyz: [0.45, 0.1, 0.2] })) as { reached: boolean };
     expect(move.reached).toBe(true);

@@ -2,6 +2,7 @@
  * `npm run bench`: each suite prints its figures and ratios measured in this one run, because
  * machines here are shared and noisy and only same-run ratios compare.
  */
+import { agentSuite } from './agent';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
 
@@ -10,7 +11,7 @@ export interface BenchSuite {
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, agentSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {
