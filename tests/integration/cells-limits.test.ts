@@ -112,7 +112,7 @@ describe('cells: limits and recovery', () => {
       expect(r.audit.map((f) => f.rule)).toEqual(['global-tampering', 'eval']);
       expect((await strict.run('typeof x')).value).toBe('"undefined"');
     } finally {
-      strict.dispose();
+      await strict.dispose();
     }
     const reported = await rt.run('eval("6 * 7")');
     expect(reported).toMatchObject({ ok: true, value: '42', refused: false });

@@ -260,21 +260,27 @@ const describeError = (e, cellName) => {
   }
   return out;
 };
+// A cell runs in two calls: \`run\` evaluates it (its promise callbacks then run in the microtask
+// checkpoint that ends the call, still inside the cell's budget), \`finish\` renders the outcome.
+let last = null;
 const run = (code, cellName) => {
-  const res = { __proto__: null, ok: true, value: undefined, error: undefined, stdout: '', dropped: 0 };
-  let value;
+  last = { __proto__: null, ok: true, value: undefined, error: undefined };
   try {
-    value = indirectEval(code + '\n//# sourceURL=' + cellName);
+    last.value = indirectEval(code + '\n//# sourceURL=' + cellName);
   } catch (e) {
-    res.ok = false;
-    res.error = describeError(e, cellName);
+    last.ok = false;
+    last.error = describeError(e, cellName);
   }
-  if (res.ok && value !== undefined) {
-    try { res.value = renderCapped(value, limits.maxValueChars); } catch (e) { res.value = '[value could not be rendered]'; }
+};
+const finish = () => {
+  const res = { __proto__: null, ok: last !== null && last.ok, value: undefined, error: last === null ? undefined : last.error, stdout: '', dropped: 0 };
+  if (res.ok && last.value !== undefined) {
+    try { res.value = renderCapped(last.value, limits.maxValueChars); } catch (e) { res.value = '[value could not be rendered]'; }
   }
+  last = null;
   const o = take();
   res.stdout = o.stdout; res.dropped = o.dropped;
   return jsonStringify(res);
 };
-return freeze({ __proto__: null, run, takeOutput: () => jsonStringify(take()) });
+return freeze({ __proto__: null, run, finish, takeOutput: () => { last = null; return jsonStringify(take()); } });
 `;

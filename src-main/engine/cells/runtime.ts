@@ -47,7 +47,8 @@ interface Sandbox {
   context: ivm.Context;
   /** Opened only while a termination is in flight (see `terminateExecution`). */
   session: ivm.InspectorSession | null;
-  run: ivm.Reference<(code: string, cellName: string) => string>;
+  run: ivm.Reference<(code: string, cellName: string) => void>;
+  finish: ivm.Reference<() => string>;
   takeOutput: ivm.Reference<() => string>;
   catastrophe?: string;
 }
@@ -74,6 +75,7 @@ export class CellRuntime {
   /** Inspector request ids of terminations not yet acknowledged (V8 acks once it has unwound). */
   private readonly pendingTerminations = new Set<number>();
   private disposed = false;
+  private currentRun: Promise<CellResult> | null = null;
 
   private constructor(opts: CellRuntimeOptions) {
     this.opts = opts;
@@ -107,7 +109,7 @@ export class CellRuntime {
   private async ensureSandbox(): Promise<Sandbox> {
     if (this.disposed) throw new Error('this cell runtime has been disposed');
     if (this.sandbox && !this.sandbox.isolate.isDisposed && !this.sandbox.catastrophe) return this.sandbox;
-    this.teardownSandbox();
+    await this.teardownSandbox();
     const memoryLimit = Math.max(8, this.opts.memoryLimitMb ?? 128);
     let sandbox: Sandbox | null = null;
     const isolate = new ivm.Isolate({
@@ -139,16 +141,17 @@ export class CellRuntime {
       timeout: 5_000,
       filename: '<robocell-prelude>',
     });
-    const run = (await driver.get('run', { reference: true })) as ivm.Reference<(code: string, cellName: string) => string>;
+    const run = (await driver.get('run', { reference: true })) as ivm.Reference<(code: string, cellName: string) => void>;
+    const finish = (await driver.get('finish', { reference: true })) as ivm.Reference<() => string>;
     const takeOutput = (await driver.get('takeOutput', { reference: true })) as ivm.Reference<() => string>;
     driver.release();
-    sandbox = { isolate, context, session: null, run, takeOutput };
+    sandbox = { isolate, context, session: null, run, finish, takeOutput };
     this.sandbox = sandbox;
     this.generation++;
     return sandbox;
   }
 
-  private teardownSandbox(): void {
+  private async teardownSandbox(): Promise<void> {
     const sb = this.sandbox;
     this.sandbox = null;
     this.pendingTerminations.clear();
@@ -159,11 +162,15 @@ export class CellRuntime {
       if (sb.session) sessionGraveyard.push(sb.session);
       return;
     }
-    this.closeSession(sb);
+    await this.closeSession(sb);
     sb.isolate.dispose();
   }
 
-  private closeSession(sb: Sandbox): void {
+  /**
+   * A session's disconnect is queued to the isolate thread; disposing the isolate before it ran
+   * segfaults the process (seen with isolated-vm 5.0.4), so one evaluation flushes it first.
+   */
+  private async closeSession(sb: Sandbox): Promise<void> {
     if (!sb.session || sb.isolate.isDisposed) return;
     try {
       sb.session.dispose();
@@ -171,6 +178,11 @@ export class CellRuntime {
       // the session went with its isolate
     }
     sb.session = null;
+    try {
+      await sb.context.eval('0', { timeout: 1_000 });
+    } catch {
+      // a termination still in flight may end this evaluation; the queue is flushed either way
+    }
   }
 
   private terminateExecution(): void {
@@ -223,19 +235,23 @@ export class CellRuntime {
     }
     if (this.pendingTerminations.size > 0) {
       // V8 never acknowledged: start over rather than risk killing the next cell.
-      this.teardownSandbox();
+      await this.teardownSandbox();
     } else {
-      this.closeSession(sb);
+      await this.closeSession(sb);
     }
   }
 
   async run(code: string, opts: RunCellOptions = {}): Promise<CellResult> {
     if (this.busy) throw new CellBusyError('a cell is already running in this episode');
+    if (this.disposed) throw new Error('this cell runtime has been disposed');
     this.busy = true;
+    const run = this.runInner(code, opts);
+    this.currentRun = run;
     try {
-      return await this.runInner(code, opts);
+      return await run;
     } finally {
       this.busy = false;
+      this.currentRun = null;
     }
   }
 
@@ -274,9 +290,12 @@ export class CellRuntime {
     this.bridge.cell = cell;
     let reply: DriverReply | null = null;
     let failure: unknown = null;
+    const remainingMs = () => Math.max(1, Math.ceil(budget.wallMs - (performance.now() - cell.startedAt)));
     try {
-      const raw = await sb.run.apply(undefined, [rewritten.code, `cell-${index}`], { timeout: Math.max(1, Math.ceil(budget.wallMs)), result: { copy: true } });
-      reply = parseDriverReply(raw);
+      await sb.run.apply(undefined, [rewritten.code, `cell-${index}`], { timeout: remainingMs() });
+      // A stop that landed in the call's closing microtask checkpoint still counts.
+      if (cell.stop) throw new Error('stopped');
+      reply = parseDriverReply(await sb.finish.apply(undefined, [], { timeout: remainingMs(), result: { copy: true } }));
     } catch (err) {
       failure = err ?? new Error('terminated');
     }
@@ -305,7 +324,7 @@ export class CellRuntime {
     }
     this.bridge.cell = null;
     if (!lostIsolate) await this.drainTerminations(sb);
-    else this.teardownSandbox();
+    else await this.teardownSandbox();
     await this.bridge.settle();
     if (lostIsolate && !this.disposed) await this.ensureSandbox();
 
@@ -332,12 +351,13 @@ export class CellRuntime {
     return sb.isolate.getHeapStatistics();
   }
 
-  /** Ends the episode's sandbox. A running cell is terminated first. */
-  dispose(): void {
+  /** Ends the episode's sandbox. A running cell is stopped (as interrupted) and awaited first. */
+  async dispose(): Promise<void> {
     if (this.disposed) return;
     this.interrupt('the episode was closed');
     this.disposed = true;
-    this.teardownSandbox();
+    await this.currentRun?.catch(() => undefined);
+    await this.teardownSandbox();
   }
 }
 

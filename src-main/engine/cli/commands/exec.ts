@@ -132,7 +132,7 @@ export const execCommand: Command = {
       out(values.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cells, ${summary.simSteps} sim steps, ${summary.wallMs} ms)`);
       return verdict.success ? 0 : 1;
     } finally {
-      runtime?.dispose();
+      await runtime?.dispose();
       ep.dispose();
     }
   },
