@@ -205,3 +205,19 @@ describe('primitive contract', () => {
     await expect(createEpisodeWorld({ taskId: 'st-two-cubes', variant: 'upside-down', seed: 0 })).rejects.toThrow(/no variant "upside-down"/);
   });
 });
+
+describe('motion budget', () => {
+  it('a move cut short by maxSteps reports it and the arm stays where it stopped', async () => {
+    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const r = (await ep.registry.invoke('move_to', { xyz: [0.45, 0.25, 0.2], maxSteps: 50 })) as { reached: boolean; steps: number; position: number[] };
+    expect(r.reached).toBe(false);
+    expect(r.steps).toBe(50);
+    const before = ((await ep.registry.invoke('state', {})) as { arms: { tcp: number[] }[] }).arms[0].tcp;
+    await ep.registry.invoke('wait', { seconds: 0.5 });
+    const after = ((await ep.registry.invoke('state', {})) as { arms: { tcp: number[] }[] }).arms[0].tcp;
+    // Servo lag carries it a little further, but it does not finish the cut-short move.
+    expect(Math.hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2])).toBeLessThan(0.05);
+    expect(Math.hypot(after[0] - 0.45, after[1] - 0.25, after[2] - 0.2)).toBeGreaterThan(0.1);
+    ep.dispose();
+  });
+});

@@ -99,6 +99,8 @@ async function moveArm(world: RobotWorld, arm: ArmController, name: string, xyz:
     last = now;
     return !arm.moving && still && dist3(now, xyz) < tolM;
   });
+  // A motion that ran out of steps stops here rather than finishing during the next call.
+  arm.halt();
   const finalPos = arm.tcpPos();
   const distanceM = dist3(finalPos, xyz);
   return { reached: distanceM <= tolM, distanceM: round(distanceM), steps, position: roundVec(finalPos), yaw: reportYaw(arm.tcpYaw()) };

@@ -177,6 +177,13 @@ export class ArmController {
     return { pos: fk.pos, yaw: yawOfRotation(fk.rot) };
   }
 
+  /** Stops a plan where it is: the arm holds the joint targets it has reached so far. */
+  halt(): void {
+    if (!this.moving) return;
+    const ctrl = this.sim.data.ctrl as Float64Array;
+    this.st = { ...this.st, cmdQ: this.actIds.map((a) => ctrl[a]), waypoints: [], tick: 0, goal: null };
+  }
+
   setGripper(openingM: number): void {
     this.st.gripperM = Math.min(this.spec.maxOpeningM, Math.max(0, openingM));
   }
