@@ -70,6 +70,23 @@ describe('agent loop on the toy environment (scripted planner)', () => {
     expect(out.reason).toMatch(/out of model calls \(2\)/);
   });
 
+  it('ends as a failure when the sim-step budget runs out, and when stopped', async () => {
+    const steps = await runEpisode({
+      env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 3 }),
+      model,
+      arm: 'tools',
+      settings: { ...settings, budgets: { ...settings.budgets, maxSimSteps: 15 } },
+      outRoot: root,
+    });
+    expect(steps).toMatchObject({ success: false, finish: 'budget-steps' });
+    expect(steps.totals.simSteps).toBe(20);
+    const stop = new AbortController();
+    stop.abort();
+    const stopped = await runEpisode({ env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 3 }), model, arm: 'code', settings, outRoot: root, signal: stop.signal });
+    expect(stopped).toMatchObject({ success: false, finish: 'stopped' });
+    expect(stopped.totals.llmCalls).toBe(0);
+  });
+
   it('an unknown task gets a text reply, answered as an empty-reply fault until the budget ends', async () => {
     const out = await runEpisode({
       env: createToyEnvironment({ taskId: 'nope', variant: 'default', seed: 0 }),

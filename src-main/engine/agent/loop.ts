@@ -94,8 +94,8 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   const images = new Map<string, Uint8Array>();
   const messages: Message[] = [];
   const rec = (e: EpisodeEventInput) => {
-    writer.append(e);
-    o.onEvent?.({ ...e, t: writer.elapsedMs() } as EpisodeEvent);
+    const full = writer.append(e);
+    o.onEvent?.(full);
   };
   const push = (m: Message) => {
     rec({ type: 'message', index: messages.length, message: m });

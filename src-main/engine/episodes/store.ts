@@ -45,10 +45,12 @@ export class EpisodeWriter {
     return Date.now() - this.started;
   }
 
-  append(event: EpisodeEventInput): void {
+  /** Writes one event line (one write call, so a kill loses at most this line); returns it with its time. */
+  append(event: EpisodeEventInput): EpisodeEvent {
     if (this.fd === null) throw new Error('episode writer is closed');
-    const line = JSON.stringify({ ...event, t: this.elapsedMs() }) + '\n';
-    writeSync(this.fd, line);
+    const full = EpisodeEvent.parse({ ...event, t: this.elapsedMs() });
+    writeSync(this.fd, JSON.stringify(full) + '\n');
+    return full;
   }
 
   /** Writes images/<name> and returns the file name relative to the episode folder. */
