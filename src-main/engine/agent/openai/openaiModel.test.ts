@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message, ToolDef } from '../../../../src-shared/episode';
 import { estimateContext } from '../../../../src-shared/tokens';
+import { encodeRgbaAsPng } from '../../render/png';
 import type { RetryNotice } from '../model';
 import { createScriptedModel, instanceLine } from '../scripted/planner';
 import type { ScriptedPolicy } from '../scripted/policy';
@@ -56,6 +57,22 @@ describe('OpenAI adapter against the test server', () => {
       if (stream) expect(deltas.join('')).toBe(reply.toolCalls[0].arguments);
     });
   }
+
+  it('sends images as data URLs; the server counts them by the image formula', async () => {
+    const s = await serve();
+    const png = encodeRgbaAsPng(new Uint8Array(320 * 240 * 4).fill(200), 320, 240);
+    const withImages: Message[] = [
+      ...messages,
+      { role: 'user', content: [{ type: 'text', text: 'Cameras:' }, { type: 'image', file: 'images/a.png', widthPx: 320, heightPx: 240, detail: 'low' }, { type: 'image', file: 'images/b.png', widthPx: 320, heightPx: 240, detail: 'high' }] },
+    ];
+    const loaded: string[] = [];
+    const model = createOpenAIModel({ model: 'gpt-4o', baseUrl: s.baseUrl, apiKey: 'test' });
+    const reply = await model.complete({ messages: withImages, tools, loadImage: (f) => (loaded.push(f), png) });
+    expect(loaded).toEqual(['images/a.png', 'images/b.png']);
+    const est = estimateContext(withImages, tools);
+    expect(est.imageTokens).toBe(85 + 255);
+    expect(reply.usage?.inputTokens).toBe(est.total);
+  });
 
   it('reads the previous result: the next step follows a recorded call', async () => {
     const s = await serve();
