@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src-main/engine/paths';
 import type { HeadlessRenderer } from '../../src-main/engine/render/headless';
 import { createCameraSource, SimRenderView } from '../../src-main/engine/render/simView';
+import { pandaScenePath } from '../../src-main/engine/robots/panda';
 import { Sim } from '../../src-main/engine/sim/sim';
 import { encodeRgbaAsPng } from '../../src-main/engine/render/png';
 import { colourAtBody, hueDistance, imageStats, rendererForTests, saveArtifact } from './helpers/renderChecks';
 
 const W = 320, H = 240;
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'render', 'primitives.xml');
-const PANDA_SCENE = join(packageRoot(), '..', 'shared', 'models', 'franka_emika_panda', 'scene.xml');
 
 let renderer: HeadlessRenderer | null = null;
 let why = '';
@@ -130,7 +130,7 @@ describe('headless renderer on the test scene', () => {
 describe('the Menagerie Panda', () => {
   it('renders with its meshes', async (ctx) => {
     if (!renderer) return ctx.skip(why);
-    const panda = await Sim.load(PANDA_SCENE, {
+    const panda = await Sim.load(pandaScenePath(), {
       // the Menagerie scene has no camera: add one looking at the arm
       patchXml: (xml, rel) => (rel.endsWith('scene.xml') ? xml.replace('<worldbody>', '<worldbody><camera name="front" pos="2.0 0 1.0" xyaxes="0 1 0 -0.35 0 0.94" fovy="45"/>') : xml),
     });

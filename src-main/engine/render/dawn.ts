@@ -39,6 +39,12 @@ export function backendsFromEnv(env: NodeJS.ProcessEnv = process.env): GpuBacken
 }
 
 let globalsInstalled = false;
+/**
+ * One GPU device per process: a second three.js renderer on a second Dawn device in the same
+ * process dies natively (std::system_error) or never completes its first read-back, whatever the
+ * backends. Later renderers share this device.
+ */
+let acquired: GpuContext | null = null;
 
 function installGlobals(gpu: GPU): void {
   if (!globalsInstalled) {
@@ -85,10 +91,11 @@ async function tryBackend(backend: GpuBackend): Promise<GpuContext | string> {
  * with the install hint for this project's CPU-only machines.
  */
 export async function acquireGpu(backends: GpuBackend[] = backendsFromEnv() ?? defaultBackends()): Promise<GpuContext> {
+  if (acquired) return acquired;
   const failures: string[] = [];
   for (const b of backends) {
     const r = await tryBackend(b);
-    if (typeof r !== 'string') return r;
+    if (typeof r !== 'string') return (acquired = r);
     failures.push(`${b === 'opengles' ? 'GLES' : b === 'vulkan' ? 'Vulkan' : b}: ${r}`);
   }
   throw new GpuUnavailableError(

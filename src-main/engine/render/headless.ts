@@ -23,7 +23,6 @@ export class HeadlessRenderer {
 
   private constructor(
     private readonly renderer: THREE.WebGPURenderer,
-    private readonly device: GPUDevice,
     private readonly frames: ManualFrames,
     readonly backend: GpuBackend,
     readonly adapterName: string,
@@ -45,7 +44,7 @@ export class HeadlessRenderer {
     renderer.shadowMap.enabled = opts.shadows ?? true;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
-    return new HeadlessRenderer(renderer, gpu.device, frames, gpu.backend, gpu.adapterName, performance.now() - started);
+    return new HeadlessRenderer(renderer, frames, gpu.backend, gpu.adapterName, performance.now() - started);
   }
 
   private target(widthPx: number, heightPx: number): THREE.RenderTarget {
@@ -105,8 +104,6 @@ export class HeadlessRenderer {
     for (const rt of this.targets.values()) rt.dispose();
     this.targets.clear();
     this.renderer.dispose();
-    // Dawn keeps the event loop alive while a device lives.
-    this.device.destroy();
   }
 }
 
