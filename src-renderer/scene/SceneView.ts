@@ -88,7 +88,8 @@ export class SceneView {
     this.camera.fov = desc.visual.freeFovyDeg;
     // MuJoCo (x, y, z) → three (x, z, -y): look at the model's centre from the front-right.
     this.controls.target.set(c[0], c[2], -c[1]);
-    this.camera.position.set(c[0] + 1.3 * ext, c[2] + 0.9 * ext, -c[1] + 1.3 * ext);
+    // The extent includes the floor; the work happens on the table near the centre.
+    this.camera.position.set(c[0] + 0.75 * ext, c[2] + 0.6 * ext, -c[1] + 0.75 * ext);
     this.camera.updateProjectionMatrix();
     this.setLabels(labels);
     if (this.pendingPoses) model.applyPoses(this.pendingPoses);

@@ -13,7 +13,7 @@ import {
 } from '../../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../../src-shared/version';
 import { RpcError, type ClientContext, type Handler, type Handlers } from './rpc';
-import { serveStatic } from './static';
+import { serveFile, serveStatic } from './static';
 
 export interface EngineServerOptions {
   /** 0 picks a free port. */
@@ -22,6 +22,11 @@ export interface EngineServerOptions {
   token?: string;
   /** Directory of the built renderer; null serves a hint instead. */
   staticDir?: string | null;
+  /**
+   * Private files (episode images) under `/episodes/…`: maps a URL path to a file, or null. Served
+   * only with the right `token` query parameter, unlike the public renderer bundle.
+   */
+  privateFiles?: (pathname: string) => string | null;
   /** Origins allowed besides the server's own (e.g. a Vite dev server). */
   extraOrigins?: string[];
   handlers?: Handlers;
@@ -72,6 +77,17 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
   let nextClientId = 1;
 
   const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname.startsWith('/episodes/')) {
+      if (!tokensEqual(url.searchParams.get('token') ?? '', token)) return void res.writeHead(401).end();
+      let file: string | null = null;
+      try {
+        file = opts.privateFiles?.(decodeURIComponent(url.pathname)) ?? null;
+      } catch {
+        file = null;
+      }
+      return void serveFile(file, req, res);
+    }
     void serveStatic(opts.staticDir ?? null, req, res);
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD });

@@ -52,7 +52,13 @@ export async function serveStatic(root: string | null, req: IncomingMessage, res
     res.writeHead(403).end();
     return;
   }
+  await serveFile(file, req, res);
+}
+
+/** Sends one file (or a 404) with the studio's security headers. */
+export async function serveFile(file: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    if (!file) throw new Error('no such file');
     const info = await stat(file);
     if (!info.isFile()) throw new Error('not a file');
     res.writeHead(200, {

@@ -1,0 +1,134 @@
+/**
+ * Edit and replay: a new episode re-executes the parent's recorded replies up to the edited
+ * action (the loop checks nothing itself; we compare its state hashes with the parent's), runs
+ * the edited action, then stops or hands the conversation to a model. It is a fork: saved on its
+ * own and linked to its parent.
+ */
+import type { EpisodeEvent, ModelInfo, ModelReplyEvent } from '../../../src-shared/episode';
+import type { ModelChoice } from '../../../src-shared/protocol';
+import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/model';
+import { RpcError } from '../server/rpc';
+import type { EpisodeLibrary } from './library';
+import type { RunManager } from './runs';
+
+export interface ForkRequest {
+  episodeId: string;
+  /** 1-based index of the action to replace. */
+  action: number;
+  /** New code (cell) or new JSON arguments (tool call). */
+  edited: string;
+  continueWithModel: boolean;
+  model?: ModelChoice;
+}
+
+export interface ForkResult {
+  episodeId: string;
+  hashesMatched: boolean;
+  mismatchAt: number | null;
+}
+
+/** Answers calls 1..k from the recording (call k edited), then defers to `next` if any. */
+export class ReplayModel implements Model {
+  readonly info: ModelInfo;
+
+  constructor(
+    private readonly recorded: Map<number, ModelReplyEvent>,
+    private readonly editedCall: number,
+    private readonly editedArguments: string,
+    private readonly next: Model | null,
+    parentId: string,
+  ) {
+    const after = next ? `, then ${next.info.label}` : '';
+    this.info = {
+      name: next?.info.name ?? 'replay',
+      label: `replay of ${parentId} with action edited${after}`,
+      scripted: next ? next.info.scripted : true,
+      baseUrl: next?.info.baseUrl ?? null,
+    };
+  }
+
+  private calls = 0;
+
+  async complete(context: ModelContext, opts?: CompleteOptions): Promise<ModelReply> {
+    this.calls++;
+    if (this.calls > this.editedCall) {
+      if (!this.next) throw new Error('the replay ended after the edited action');
+      return this.next.complete(context, opts);
+    }
+    const rec = this.recorded.get(this.calls);
+    if (!rec) throw new Error(`the parent episode has no reply for call ${this.calls}`);
+    const toolCalls = (rec.reply.toolCalls ?? []).map((c, i) => (this.calls === this.editedCall && i === 0 ? { ...c, arguments: this.editedArguments } : c));
+    return {
+      text: rec.reply.content,
+      toolCalls,
+      refusal: rec.reply.refusal ?? null,
+      finishReason: rec.finishReason,
+      // The fork's totals include the replayed conversation, as the parent paid for it.
+      usage: rec.usage,
+      retries: 0,
+      raw: { replayedFrom: 'parent', call: this.calls },
+    };
+  }
+}
+
+export class Forks {
+  constructor(
+    private readonly library: EpisodeLibrary,
+    private readonly runs: RunManager,
+  ) {}
+
+  async fork(req: ForkRequest): Promise<ForkResult> {
+    const parent = this.library.open(req.episodeId);
+    const actions = parent.events.filter((e): e is Extract<EpisodeEvent, { type: 'action' }> => e.type === 'action');
+    const target = actions.find((a) => a.index === req.action);
+    if (!target) throw new RpcError('not-found', `episode ${req.episodeId} has no action ${req.action}`);
+    const replies = new Map<number, ModelReplyEvent>();
+    for (const e of parent.events) if (e.type === 'model/reply') replies.set(e.call, e);
+    const reply = replies.get(target.call);
+    if (!reply?.reply.toolCalls?.length) throw new RpcError('invalid-argument', `call ${target.call} has no tool call to edit`);
+    let editedArguments: string;
+    if (target.kind === 'cell') editedArguments = JSON.stringify({ code: req.edited });
+    else {
+      try {
+        const v: unknown = JSON.parse(req.edited);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not a JSON object');
+        editedArguments = JSON.stringify(v);
+      } catch (err) {
+        throw new RpcError('invalid-argument', `the edited arguments of ${target.name} must be a JSON object: ${(err as Error).message}`);
+      }
+    }
+    const next = req.continueWithModel ? this.runs.createModel(req.model ?? (parent.meta.model.scripted ? 'scripted' : 'endpoint')) : null;
+    const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id);
+    const recorded = new Map<number, string>();
+    let reachedEdit: () => void = () => undefined;
+    const editDone = new Promise<void>((r) => (reachedEdit = r));
+    const run = await this.runs.launch({
+      instance: parent.meta.instance,
+      arm: parent.meta.arm,
+      settings: parent.meta.settings,
+      model,
+      speed: null,
+      startPaused: false,
+      stopAfterCall: req.continueWithModel ? null : target.call,
+      onFolder: (id) => this.library.writeSidecar(id, { parentId: parent.meta.id, forkedAtAction: req.action, name: null }),
+      onEvent: (e) => {
+        if (e.type === 'start') recorded.set(0, e.stateHash);
+        if (e.type === 'action') recorded.set(e.index, e.stateHash);
+        if ((e.type === 'action' && e.index >= req.action) || e.type === 'verdict') reachedEdit();
+      },
+    });
+    // Answer once the edited action has run (a continuing fork goes on live in the studio).
+    await Promise.race([editDone, run.done]);
+    if (!req.continueWithModel) await run.done;
+    const parentHash = (i: number) => {
+      const ev = i === 0 ? parent.events.find((e) => e.type === 'start') : actions.find((a) => a.index === i);
+      return ev && (ev.type === 'start' || ev.type === 'action') ? ev.stateHash : null;
+    };
+    let mismatchAt: number | null = null;
+    for (let i = 0; i < req.action && mismatchAt === null; i++) {
+      if (!recorded.has(i)) throw new RpcError('internal', `the replay stopped before action ${i} of ${req.action}; see episode ${run.episodeId}`);
+      if (recorded.get(i) !== parentHash(i)) mismatchAt = i;
+    }
+    return { episodeId: run.episodeId, hashesMatched: mismatchAt === null, mismatchAt };
+  }
+}

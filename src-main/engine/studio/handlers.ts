@@ -1,0 +1,73 @@
+/** The studio's requests, wired to the library, live runs, the scene viewer and the config. */
+import type { Handlers } from '../server/rpc';
+import { RpcError } from '../server/rpc';
+import { DEFAULT_SETTINGS } from '../agent/loop';
+import { TASKS } from '../tasks/registry';
+import type { ConfigStore } from './config';
+import type { EpisodeLibrary } from './library';
+import type { RunManager } from './runs';
+import { describe, sceneFrame, sceneLabels, type SceneViewer } from './viewer';
+import type { ScratchCells } from './scratch';
+import type { Forks } from './fork';
+
+export interface StudioServices {
+  library: EpisodeLibrary;
+  runs: RunManager;
+  viewer: SceneViewer;
+  config: ConfigStore;
+  scratch: ScratchCells;
+  forks: Forks;
+  onEpisodesChanged(): void;
+}
+
+const CAMERAS = ['front', 'top', 'side', 'wrist'];
+
+export function studioHandlers(s: StudioServices): Handlers {
+  return {
+    'catalog/get': () => ({
+      tasks: TASKS.map((t) => ({ id: t.id, family: t.family, title: t.id.replace(/[-_]/g, ' '), instruction: t.instruction, variants: t.variants.map((v) => v.id), bimanual: t.robot === 'bimanual' })),
+      defaults: DEFAULT_SETTINGS,
+      cameras: CAMERAS,
+    }),
+    'settings/get': () => ({ endpoint: s.config.publicView(), episodesDir: s.library.userDir }),
+    'settings/set': (p) => ({ endpoint: s.config.update(p) }),
+    'episode/list': () => ({ episodes: s.library.list() }),
+    'episode/open': ({ episodeId }) => {
+      const ep = s.library.open(episodeId);
+      return { meta: ep.meta, events: ep.events, name: ep.sidecar.name, parentId: ep.sidecar.parentId, live: s.library.live.has(episodeId) };
+    },
+    'episode/rename': ({ episodeId, name }) => {
+      s.library.rename(episodeId, name);
+      s.onEpisodesChanged();
+      return { ok: true as const };
+    },
+    'episode/delete': ({ episodeId }) => {
+      s.library.delete(episodeId);
+      s.onEpisodesChanged();
+      return { ok: true as const };
+    },
+    'episode/export': ({ episodeId }) => s.library.export(episodeId),
+    'episode/import': ({ json }) => {
+      const episodeId = s.library.import(json);
+      s.onEpisodesChanged();
+      return { episodeId };
+    },
+    'run/start': async (p) => ({ episodeId: await s.runs.start({ ...p, startPaused: p.startPaused ?? false }) }),
+    'run/control': ({ episodeId, action }) => ({ state: s.runs.control(episodeId, action) }),
+    'run/speed': ({ episodeId, speed }) => ({ speed: s.runs.setSpeed(episodeId, speed) }),
+    'scene/get': async ({ episodeId }) => {
+      const live = s.runs.current;
+      if (live && live.episodeId === episodeId) {
+        const world = live.env.episodeWorld;
+        return { description: describe(world), labels: sceneLabels(world), frame: sceneFrame(world.sim) };
+      }
+      return s.viewer.scene(episodeId);
+    },
+    'scene/seek': ({ episodeId, action }) => s.viewer.seek(episodeId, action),
+    'scratch/run': ({ episodeId, code }) => s.scratch.run(episodeId, code),
+    'episode/fork': async (p) => {
+      if (s.runs.current) throw new RpcError('busy', 'a run is in progress; stop it before replaying');
+      return s.forks.fork(p);
+    },
+  };
+}

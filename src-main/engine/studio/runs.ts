@@ -1,0 +1,207 @@
+/**
+ * Live runs started from the studio: one at a time, streamed (poses, events), paced to a sim
+ * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause).
+ */
+import type { AgentSettings, Arm, EpisodeEvent, InstanceRef } from '../../../src-shared/episode';
+import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
+import { runEpisode } from '../agent/loop';
+import type { Model } from '../agent/model';
+import { createModel } from '../agent/models';
+import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
+import { RpcError } from '../server/rpc';
+import type { ConfigStore } from './config';
+import type { EpisodeLibrary } from './library';
+import { Pacer } from './pacer';
+
+export interface RunRequest {
+  instance: InstanceRef;
+  arm: Arm;
+  model: ModelChoice;
+  settings: AgentSettings;
+  speed: SimSpeed;
+  startPaused: boolean;
+}
+
+export interface LaunchOptions {
+  instance: InstanceRef;
+  arm: Arm;
+  settings: AgentSettings;
+  model: Model;
+  speed: SimSpeed;
+  startPaused: boolean;
+  /** End the episode (as stopped) before the model call after this one; null runs to the end. */
+  stopAfterCall: number | null;
+  onFolder?: (episodeId: string) => void;
+  onEvent?: (event: EpisodeEvent) => void;
+}
+
+export interface RunHost {
+  broadcast(event: EventFrame): void;
+  broadcastPoses(frame: ArrayBuffer): void;
+}
+
+/** Builds the environment for a run; tests may substitute a lighter one. */
+export type RunEnvironmentFactory = (instance: InstanceRef) => Promise<RobotEnvironment>;
+
+export const defaultRunEnvironment: RunEnvironmentFactory = (instance) => createRobotEnvironment(instance, { render: true });
+
+export class ActiveRun {
+  readonly abort = new AbortController();
+  state: RunState = 'running';
+  /** Resolves the gate before the next model call. */
+  private gateOpen: (() => void) | null = null;
+  /** Set by `step`: pause again once this call has been answered and acted on. */
+  private pauseAfterCall: number | null = null;
+  done: Promise<void> = Promise.resolve();
+
+  episodeId = '';
+
+  constructor(
+    readonly env: RobotEnvironment,
+    readonly pacer: Pacer,
+    private readonly onState: (s: RunState, error: string | null) => void,
+  ) {}
+
+  /** The loop awaits this before each model call. */
+  readonly beforeCall = async (call: number): Promise<void> => {
+    if (this.pauseAfterCall !== null && call > this.pauseAfterCall) {
+      this.pauseAfterCall = null;
+      this.setState('paused');
+    }
+    while (this.state === 'paused' && !this.abort.signal.aborted) {
+      await new Promise<void>((r) => (this.gateOpen = r));
+    }
+  };
+
+  control(action: 'pause' | 'resume' | 'step' | 'stop'): RunState {
+    if (this.state !== 'running' && this.state !== 'paused') return this.state;
+    if (action === 'stop') {
+      this.abort.abort();
+      this.pacer.stop();
+      this.gateOpen?.();
+      return this.state;
+    }
+    if (action === 'pause') {
+      this.setState('paused');
+      this.pacer.setPaused(true);
+    } else {
+      if (action === 'step') this.pauseAfterCall = this.currentCall;
+      this.setState('running');
+      this.pacer.setPaused(false);
+      this.gateOpen?.();
+    }
+    return this.state;
+  }
+
+  currentCall = 0;
+
+  setState(s: RunState, error: string | null = null): void {
+    this.state = s;
+    this.onState(s, error);
+  }
+}
+
+export class RunManager {
+  private active: ActiveRun | null = null;
+
+  constructor(
+    private readonly host: RunHost,
+    private readonly library: EpisodeLibrary,
+    private readonly config: ConfigStore,
+    private readonly envFactory: RunEnvironmentFactory = defaultRunEnvironment,
+  ) {}
+
+  get current(): ActiveRun | null {
+    return this.active;
+  }
+
+  createModel(choice: ModelChoice): Model {
+    if (choice === 'scripted') return createModel({ name: 'scripted' });
+    const c = this.config.get();
+    if (!c.model) throw new RpcError('invalid-argument', 'no endpoint model is configured: set one in Settings');
+    return createModel({ name: c.model, baseUrl: c.baseUrl || null, apiKey: c.apiKey || null });
+  }
+
+  async start(req: RunRequest): Promise<string> {
+    const run = await this.launch({ ...req, model: this.createModel(req.model), stopAfterCall: null });
+    return run.episodeId;
+  }
+
+  /** Starts a run with any model; resolves once its episode folder exists. */
+  async launch(o: LaunchOptions): Promise<ActiveRun> {
+    if (this.active) throw new RpcError('busy', `a run is already in progress (${this.active.episodeId}); stop it first`);
+    const env = await this.envFactory(o.instance);
+    const pacer = new Pacer((f) => this.host.broadcastPoses(f), o.speed);
+    env.episodeWorld.sim.setChunkHook(pacer.hook);
+    const run = new ActiveRun(env, pacer, (s, error) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error }));
+    this.active = run;
+    let started: () => void = () => undefined;
+    const folderReady = new Promise<void>((r) => (started = r));
+    const done = runEpisode({
+      env,
+      model: o.model,
+      arm: o.arm,
+      settings: o.settings,
+      outRoot: this.library.userDir,
+      signal: run.abort.signal,
+      onStart: (meta) => {
+        run.episodeId = meta.id;
+        this.library.live.add(meta.id);
+        o.onFolder?.(meta.id);
+        if (o.startPaused) run.control('pause');
+        started();
+      },
+      onEvent: (event) => {
+        if (event.type === 'model/request') run.currentCall = event.call;
+        if (event.type === 'action') pacer.stream(env.episodeWorld.sim);
+        o.onEvent?.(event);
+        this.host.broadcast({ type: 'run/event', episodeId: run.episodeId, event });
+      },
+      onDelta: (d) => {
+        if (d.text) this.host.broadcast({ type: 'run/model-delta', episodeId: run.episodeId, call: run.currentCall, text: d.text });
+      },
+      beforeCall: async (call) => {
+        if (o.stopAfterCall !== null && call > o.stopAfterCall) run.abort.abort();
+        await run.beforeCall(call);
+      },
+    });
+    run.done = done.then(
+      (outcome) => this.finish(run, outcome.finish === 'stopped' ? 'stopped' : 'finished', null),
+      (err: Error) => this.finish(run, 'failed', err.message),
+    );
+    await Promise.race([folderReady, run.done]);
+    if (!run.episodeId) throw new RpcError('internal', 'the run ended before its episode folder was created');
+    this.host.broadcast({ type: 'episodes/changed' });
+    return run;
+  }
+
+  private finish(run: ActiveRun, state: RunState, error: string | null): void {
+    {
+      run.setState(state, error);
+      this.library.live.delete(run.episodeId);
+      run.env.episodeWorld.sim.setChunkHook(null);
+      run.env.dispose();
+    }
+    if (this.active === run) this.active = null;
+    this.host.broadcast({ type: 'episodes/changed' });
+  }
+
+  control(episodeId: string, action: 'pause' | 'resume' | 'step' | 'stop'): RunState {
+    const run = this.require(episodeId);
+    return run.control(action);
+  }
+
+  setSpeed(episodeId: string, speed: SimSpeed): SimSpeed {
+    this.require(episodeId).pacer.setSpeed(speed);
+    return speed;
+  }
+
+  private require(episodeId: string): ActiveRun {
+    if (!this.active || this.active.episodeId !== episodeId) throw new RpcError('not-found', `episode ${episodeId} is not running`);
+    return this.active;
+  }
+
+  async stopAll(): Promise<void> {
+    this.active?.control('stop');
+  }
+}
