@@ -26,6 +26,10 @@ describe('agent loop on the toy environment (scripted planner)', () => {
     expect(code.totals.llmCalls).toBe(1);
     expect(code.totals.inputTokens).toBeLessThan(tools.totals.inputTokens);
     expect(tools.totals.costUsd).toBe(0);
+    // Deterministic: the same instance gives the same conversation, token for token.
+    const again = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings, outRoot: root });
+    expect(again.totals.inputTokens).toBe(tools.totals.inputTokens);
+    expect(again.totals.outputTokens).toBe(tools.totals.outputTokens);
   });
 
   it('records an episode whose context can be rebuilt and which replays with matching hashes', async () => {

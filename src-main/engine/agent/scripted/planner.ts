@@ -49,9 +49,10 @@ function sameArgs(a: string, b: unknown): boolean {
   }
 }
 
-let nextId = 0;
-function callId(): string {
-  return `call_scripted_${(nextId++).toString(36)}`;
+/** Derived from the conversation, so the same conversation always gets the same reply. */
+function callId(messages: Message[]): string {
+  const made = messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.toolCalls?.length ?? 0) : 0), 0);
+  return `call_s${made + 1}`;
 }
 
 export interface ScriptedDecision {
@@ -107,7 +108,7 @@ export function createScriptedModel(resolve: PolicyResolver): Model {
     async complete(ctx, opts): Promise<ModelReply> {
       if (opts?.signal?.aborted) throw new Error('aborted');
       const d = await decide(ctx.messages, ctx.tools.map((t) => t.name), resolve);
-      const toolCalls = d.toolCall ? [{ id: callId(), ...d.toolCall }] : [];
+      const toolCalls = d.toolCall ? [{ id: callId(ctx.messages), ...d.toolCall }] : [];
       if (d.text) opts?.onDelta?.({ text: d.text });
       for (const [index, c] of toolCalls.entries()) opts?.onDelta?.({ toolCall: { index, name: c.name, argumentsDelta: c.arguments } });
       return {
