@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { cellEvents, cellMethods } from './cells';
 import { coreEvents, coreMethods } from './core';
 import { ErrorCode, RequestId } from './frame';
 import { studioEvents, studioMethods } from './studio';
 
 export * from './frame';
 export * from './core';
+export * from './cells';
 export * from './poses';
 export * from './studio';
 
@@ -15,6 +17,7 @@ export * from './studio';
 export const methods = {
   ...coreMethods,
   ...studioMethods,
+  ...cellMethods,
 };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
@@ -22,7 +25,7 @@ export type ParamsOf<M extends MethodName> = z.input<Methods[M]['params']>;
 export type ResultOf<M extends MethodName> = z.infer<Methods[M]['result']>;
 
 /** Events the engine pushes (past tense), plus the greeting. */
-export const events = [...coreEvents, ...studioEvents] as const;
+export const events = [...coreEvents, ...studioEvents, ...cellEvents] as const;
 
 function requestFrame<M extends MethodName>(name: M) {
   return methods[name].params.extend({ type: z.literal(name), id: RequestId });

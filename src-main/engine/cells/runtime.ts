@@ -34,6 +34,8 @@ export interface CellRuntimeOptions {
 
 export interface RunCellOptions {
   budget?: Partial<CellBudget>;
+  /** Overrides the runtime's audit mode for this cell. */
+  auditMode?: AuditMode;
   hooks?: CellRunHooks;
 }
 
@@ -272,7 +274,7 @@ export class CellRuntime {
       return finish();
     }
     result.audit = auditCell(parsed.program);
-    if (result.audit.length > 0 && (this.opts.auditMode ?? 'refuse') === 'refuse') {
+    if (result.audit.length > 0 && (opts.auditMode ?? this.opts.auditMode ?? 'refuse') === 'refuse') {
       result.refused = true;
       const list = result.audit.map((f) => `line ${f.line}: ${f.message} [${f.rule}]`).join('; ');
       result.error = { type: 'AuditRefused', message: `cell refused before running: ${list}`, line: result.audit[0].line, column: result.audit[0].column };
