@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { disposeSharedRenderer } from '../../render/headless';
+import { disposeSharedRenderer, sharedRenderer } from '../../render/headless';
 import { SimRenderView } from '../../render/simView';
 import { Sim } from '../../sim/sim';
 import { createEpisodeWorld } from '../../tasks/episode';
@@ -59,7 +59,8 @@ export const renderCommand: Command = {
       const img = await view.renderPng(values.camera, widthPx, heightPx);
       const out = resolve(values.out);
       writeFileSync(out, img.png);
-      process.stderr.write(`rendered ${values.camera} at ${widthPx}×${heightPx} in ${(performance.now() - started).toFixed(0)} ms → ${out}\n`);
+      const { backend } = await sharedRenderer();
+      process.stderr.write(`rendered ${values.camera} at ${widthPx}×${heightPx} on ${backend} in ${(performance.now() - started).toFixed(0)} ms → ${out}\n`);
       return 0;
     } finally {
       view.dispose();
