@@ -1,17 +1,33 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EventFrame } from '../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../src-shared/version';
+import { defaultEpisodesDir } from './episodes/store';
+import { registerCellHandlers } from './cells/handlers';
+import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { registerCellHandlers } from './cells/handlers';
 import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { rendererDir } from './paths';
+import { disposeSharedRenderer } from './render/headless';
 import type { Handlers } from './server/rpc';
 import { startEngineServer, type EngineServer } from './server/server';
+import { ConfigStore } from './studio/config';
+import { Forks } from './studio/fork';
+import { studioHandlers } from './studio/handlers';
+import { EpisodeLibrary } from './studio/library';
+import { RunManager, type RunEnvironmentFactory } from './studio/runs';
+import { ScratchCells } from './studio/scratch';
+import { SceneViewer } from './studio/viewer';
 
 export interface EngineOptions {
   port?: number;
   token?: string;
   staticDir?: string | null;
   extraOrigins?: string[];
+  episodesDir?: string;
+  configPath?: string;
+  /** Tests may run without the headless renderer. */
+  runEnvironment?: RunEnvironmentFactory;
 }
 
 export interface Engine {
@@ -23,6 +39,20 @@ export interface Engine {
 export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const started = Date.now();
   const staticDir = opts.staticDir === undefined ? (existsSync(join(rendererDir(), 'index.html')) ? rendererDir() : null) : opts.staticDir;
+  // Services talk to clients through this late-bound host: the server needs the handlers first.
+  let server: EngineServer | null = null;
+  const host = {
+    broadcast: (e: EventFrame) => server?.broadcast(e),
+    broadcastPoses: (f: ArrayBuffer) => server?.broadcastPoses(f),
+  };
+  const library = new EpisodeLibrary(opts.episodesDir ?? defaultEpisodesDir());
+  const config = new ConfigStore(opts.configPath);
+  const runs = new RunManager(host, library, config, opts.runEnvironment);
+  const viewer = new SceneViewer(library);
+  const scratch = new ScratchCells(library, runs);
+  const forks = new Forks(library, runs);
+  // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
+  const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
   // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
   const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
   const handlers: Handlers = {
@@ -34,16 +64,36 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
       platform: `${process.platform}-${process.arch}`,
       uptimeSec: (Date.now() - started) / 1000,
       rssBytes: process.memoryUsage().rss,
-      clients: server.clientCount(),
+      clients: server?.clientCount() ?? 0,
     }),
     ...cells.handlers,
+    ...cells.handlers,
+    ...studioHandlers({ library, runs, viewer, config, scratch, forks, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
   };
-  const server = await startEngineServer({ port: opts.port, token: opts.token, staticDir, extraOrigins: opts.extraOrigins, handlers, capabilities: [] });
+  const srv = await startEngineServer({
+    port: opts.port,
+    token: opts.token,
+    staticDir,
+    extraOrigins: opts.extraOrigins,
+    handlers,
+    capabilities: ['sim', 'render', 'cells', 'agent', 'episodes'],
+    privateFiles: (pathname) => {
+      // /episodes/<id>/files/<relative path>
+      const m = /^\/episodes\/([^/]+)\/files\/(.+)$/.exec(pathname);
+      return m ? library.filePath(m[1], m[2]) : null;
+    },
+  });
+  server = srv;
   return {
-    server,
+    server: srv,
     async close() {
+      await runs.stopAll();
       await cells.closeAll();
-      await server.close();
+      await cells.closeAll();
+      scratch.dispose();
+      viewer.dispose();
+      await srv.close();
+      await disposeSharedRenderer();
     },
   };
 }
