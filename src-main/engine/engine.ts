@@ -5,8 +5,6 @@ import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../src-shared/version';
 import { defaultEpisodesDir } from './episodes/store';
 import { registerCellHandlers } from './cells/handlers';
 import { openEpisodeCellWorld } from './cells/episodeWorld';
-import { registerCellHandlers } from './cells/handlers';
-import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { rendererDir } from './paths';
 import { disposeSharedRenderer } from './render/headless';
 import type { Handlers } from './server/rpc';
@@ -53,8 +51,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const forks = new Forks(library, runs);
   // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
   const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
-  // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
-  const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
   const handlers: Handlers = {
     'engine/ping': ({ payload }) => ({ payload, serverTimeMs: Date.now() }),
     'engine/info': () => ({
@@ -66,7 +62,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
       rssBytes: process.memoryUsage().rss,
       clients: server?.clientCount() ?? 0,
     }),
-    ...cells.handlers,
     ...cells.handlers,
     ...studioHandlers({ library, runs, viewer, config, scratch, forks, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
   };
@@ -88,7 +83,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     server: srv,
     async close() {
       await runs.stopAll();
-      await cells.closeAll();
       await cells.closeAll();
       scratch.dispose();
       viewer.dispose();
