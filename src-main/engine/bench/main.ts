@@ -3,6 +3,7 @@
  * machines here are shared and noisy and only same-run ratios compare.
  */
 import { agentSuite } from './agent';
+import { cellsSuite } from './cells';
 import { renderSuite } from './render';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
@@ -12,7 +13,7 @@ export interface BenchSuite {
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, cellsSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {

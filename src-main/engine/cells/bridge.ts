@@ -19,17 +19,18 @@ export interface CellState {
   calls: PrimitiveCallRecord[];
   images: CellImage[];
   simSteps: number;
-  /** Resolved when the cell is stopped, to release a `robo` call that is still waiting. */
-  stopped: Promise<void>;
+  /** Releases of the `robo` calls now waiting on a primitive; a stop releases them at once. */
+  waiting: Set<() => void>;
   signalStopped(): void;
 }
 
 export function newCellState(budget: CellBudget, hooks: CellRunHooks): CellState {
-  let signal = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    signal = resolve;
-  });
-  return { startedAt: performance.now(), budget, hooks, calls: [], images: [], simSteps: 0, stopped, signalStopped: signal };
+  const waiting = new Set<() => void>();
+  const signalStopped = () => {
+    for (const release of waiting) release();
+    waiting.clear();
+  };
+  return { startedAt: performance.now(), budget, hooks, calls: [], images: [], simSteps: 0, waiting, signalStopped };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -196,14 +197,28 @@ export class PrimitiveBridge {
       finish('error', (err as Error).message);
       return errorReply('PrimitiveError', (err as Error).message);
     }
-    const invocation = (async () => primitive.invoke(named))();
-    const settled = invocation.then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
+    let invocation: Promise<unknown>;
+    try {
+      invocation = primitive.invoke(named);
+    } catch (err) {
+      invocation = Promise.reject(err);
+    }
+    type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+    const settled: Promise<Settled> = invocation.then(
+      (value) => ({ ok: true, value }),
+      (error: unknown) => ({ ok: false, error }),
     );
     this.inFlight.add(settled);
-    void settled.finally(() => this.inFlight.delete(settled));
-    const raced = await Promise.race([settled, cell.stopped.then(() => null)]);
+    // Resolves with the primitive's outcome, or with null as soon as the cell is stopped.
+    const raced = await new Promise<Settled | null>((resolve) => {
+      const release = () => resolve(null);
+      cell.waiting.add(release);
+      void settled.then((s) => {
+        this.inFlight.delete(settled);
+        cell.waiting.delete(release);
+        resolve(s);
+      });
+    });
     if (raced === null) {
       // Interrupted or stopped while the primitive ran; it finishes in the background and the
       // runtime waits for it before the cell's result is final.

@@ -1,0 +1,104 @@
+/**
+ * The `cells` benchmark suite: the round trip of a `robo` call from a cell (target < 50 µs), the
+ * overhead of an empty cell (target < 2 ms) and the sandbox's start-up, each next to the bare
+ * isolated-vm operation measured in the same run.
+ */
+import ivm from 'isolated-vm';
+import { z } from 'zod';
+import { CellRuntime } from '../cells/runtime';
+import type { PrimitiveRegistry, PrimitiveSpec } from '../primitives/types';
+import { createEpisodeWorld } from '../tasks/episode';
+import type { BenchSuite } from './main';
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (v: number, unit: string, digits = 2): string => `${v.toFixed(digits)} ${unit}`;
+
+/** Two primitives that do nothing, so only the bridge is measured. */
+function benchRegistry(): PrimitiveRegistry {
+  const spec = (name: string, positional: PrimitiveSpec['positional']): PrimitiveSpec => ({ name, summary: name, positional, options: [], returns: [], motion: false });
+  const prims = new Map([
+    ['noop', { spec: spec('noop', []), invoke: async () => ({ ok: true }) }],
+    ['echo', { spec: spec('echo', [{ name: 'value', type: 'any', doc: '', schema: z.unknown() }]), invoke: async (a: Record<string, unknown>) => ({ value: a.value }) }],
+  ]);
+  return { list: () => [...prims.values()].map((p) => p.spec), get: (n) => prims.get(n) };
+}
+
+async function timeMs(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export const cellsSuite: BenchSuite = {
+  name: 'cells',
+  async run() {
+    // Start-up: our sandbox (isolate, context, prelude) against a bare isolate + context.
+    const startRuntime: number[] = [];
+    const startBare: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      let rt: CellRuntime | null = null;
+      startRuntime.push(await timeMs(async () => (rt = await CellRuntime.create({ registry: benchRegistry() }))));
+      await (rt as CellRuntime | null)?.dispose();
+      let iso: ivm.Isolate | null = null;
+      startBare.push(await timeMs(async () => {
+        iso = new ivm.Isolate({ memoryLimit: 128 });
+        await iso.createContext();
+      }));
+      (iso as ivm.Isolate | null)?.dispose();
+    }
+    const startMs = median(startRuntime.slice(2));
+    const bareStartMs = median(startBare.slice(2));
+    console.log(`sandbox start-up (isolate + context + prelude): ${fmt(startMs, 'ms')}  (bare isolate + context: ${fmt(bareStartMs, 'ms')}, ratio ${(startMs / bareStartMs).toFixed(1)}×)`);
+
+    const rt = await CellRuntime.create({ registry: benchRegistry() });
+    const iso = new ivm.Isolate({ memoryLimit: 128 });
+    const ctx = await iso.createContext();
+    try {
+      // Empty cell: parse, audit, rewrite, two calls into the isolate, result.
+      for (let i = 0; i < 50; i++) await rt.run('');
+      const empty: number[] = [];
+      for (let i = 0; i < 400; i++) empty.push(await timeMs(() => rt.run('')));
+      const bareEval: number[] = [];
+      for (let i = 0; i < 400; i++) bareEval.push(await timeMs(() => ctx.eval('undefined')));
+      const emptyMs = median(empty);
+      console.log(`empty cell: ${fmt(emptyMs, 'ms', 3)} (target < 2 ms)  (bare context.eval: ${fmt(median(bareEval), 'ms', 3)}, ratio ${(emptyMs / median(bareEval)).toFixed(1)}×)`);
+      const typical = 'const s = robo.echo([1, 2, 3]);\nlet total = 0;\nfor (const v of s.value) total += v;\nconsole.log("total", total);\ntotal';
+      const typ: number[] = [];
+      for (let i = 0; i < 200; i++) typ.push(await timeMs(() => rt.run(typical)));
+      console.log(`small cell (one robo call, a loop, a print): ${fmt(median(typ), 'ms', 3)}`);
+
+      // Round trip: N calls in one cell, minus the empty cell, over N.
+      const N = 5000;
+      const calls: number[] = [];
+      for (let r = 0; r < 7; r++) calls.push(await timeMs(() => rt.run(`for (let i = 0; i < ${N}; i++) robo.noop();`)));
+      const rtUs = ((median(calls) - emptyMs) / N) * 1000;
+      const echoes: number[] = [];
+      for (let r = 0; r < 7; r++) echoes.push(await timeMs(() => rt.run(`for (let i = 0; i < ${N}; i++) robo.echo({ xyz: [0.1, 0.2, 0.3], i });`)));
+      const echoUs = ((median(echoes) - emptyMs) / N) * 1000;
+      // The bare mechanism: applySyncPromise to an async host function returning a string.
+      await ctx.evalClosure('globalThis.hostCall = (s) => $0.applySyncPromise(undefined, [s]);', [new ivm.Reference(async (s: string) => s)]);
+      const bare: number[] = [];
+      for (let r = 0; r < 7; r++) bare.push(await timeMs(() => ctx.eval(`for (let i = 0; i < ${N}; i++) hostCall('[]');`)));
+      const bareUs = (median(bare) / N) * 1000;
+      console.log(`robo call round trip (noop): ${fmt(rtUs, 'µs', 1)} (target < 50 µs)  (bare applySyncPromise: ${fmt(bareUs, 'µs', 1)}, ratio ${(rtUs / bareUs).toFixed(2)}×)`);
+      console.log(`robo call round trip with arguments and a result (echo): ${fmt(echoUs, 'µs', 1)}`);
+    } finally {
+      await rt.dispose();
+      iso.dispose();
+    }
+
+    // The real robot registry: a state query (reads the sim, no stepping).
+    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const real = await CellRuntime.create({ registry: ep.registry });
+    try {
+      await real.run('for (let i = 0; i < 200; i++) robo.state();');
+      const M = 1000;
+      const t: number[] = [];
+      for (let r = 0; r < 5; r++) t.push(await timeMs(() => real.run(`for (let i = 0; i < ${M}; i++) robo.state();`)));
+      console.log(`robo.state() on pp-cube-in-bowl from a cell: ${fmt((median(t) / M) * 1000, 'µs', 1)} per call (primitive work included)`);
+    } finally {
+      await real.dispose();
+      ep.dispose();
+    }
+  },
+};
