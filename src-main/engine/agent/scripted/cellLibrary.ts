@@ -45,7 +45,7 @@ function placeAt(p, center, arm, travelZ) {
 export const q = (s: string): string => JSON.stringify(s);
 
 /** Helpers of the later task families (stacking, drawer, two arms), mirroring their TS versions. */
-export const CELL_HELPERS_MORE = String.raw`function settle(seconds) { return robo.wait(seconds === undefined ? 0.6 : seconds); }
+export const CELL_HELPERS_MORE = String.raw`function settle(seconds) { return robo.wait({ seconds: seconds === undefined ? 0.6 : seconds }); }
 function stackOn(top, bottom) {
   var picked = pickUp(top);
   var b = locate(bottom);
