@@ -14,6 +14,7 @@ export function ScratchCell({ episodeId }: { episodeId: string | null }) {
   const client = useClient();
   const [code, setCode] = useState(EXAMPLE);
   const [busy, setBusy] = useState(false);
+  const [wallSec, setWallSec] = useState(30);
   const [result, setResult] = useState<ResultOf<'scratch/run'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (!episodeId) return <EmptyState>Open or run an episode to get a robot to talk to.</EmptyState>;
@@ -21,7 +22,7 @@ export function ScratchCell({ episodeId }: { episodeId: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      setResult(await client.request('scratch/run', { episodeId, code }, { timeoutMs: 120_000 }));
+      setResult(await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000 }, { timeoutMs: wallSec * 1000 + 60_000 }));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -32,8 +33,11 @@ export function ScratchCell({ episodeId }: { episodeId: string | null }) {
   return (
     <div className="scratch" data-testid="scratch">
       <CellView code={code} readOnly={false} onChange={setCode} onRun={() => void run()} errorLine={d?.error?.line ?? null} errorMessage={d?.error ? `${d.error.type}: ${d.error.message}` : null} />
-      <div className="row">
+      <div className="row scratch-row">
         <button className="primary" onClick={() => void run()} disabled={busy} data-testid="scratch-run">{busy ? 'Running…' : 'Run'}</button>
+        <label className="muted small">budget <select value={wallSec} onChange={(e) => setWallSec(Number(e.target.value))} data-testid="scratch-budget">
+          {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
+        </select></label>
         {result && <span className="muted small">ran on the {result.target === 'live-run' ? 'live run (paused)' : 'scratch world of this instance'}</span>}
       </div>
       {error && <pre className="error">{error}</pre>}

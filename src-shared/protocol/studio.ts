@@ -105,7 +105,7 @@ export const studioMethods = {
    * run, else a scratch world on that episode's instance (kept across scratch cells).
    */
   'scratch/run': method(
-    EpisodeId.extend({ code: z.string().max(100_000) }),
+    EpisodeId.extend({ code: z.string().max(100_000), maxWallMs: z.number().int().min(100).max(120_000).optional() }),
     z.object({ ok: z.boolean(), text: z.string(), detail: CellDetail, images: z.array(z.object({ label: z.string(), dataUrl: z.string() })), target: z.enum(['live-run', 'scratch-world']) }),
   ),
 };

@@ -64,7 +64,7 @@ export function studioHandlers(s: StudioServices): Handlers {
       return s.viewer.scene(episodeId);
     },
     'scene/seek': ({ episodeId, action }) => s.viewer.seek(episodeId, action),
-    'scratch/run': ({ episodeId, code }) => s.scratch.run(episodeId, code),
+    'scratch/run': ({ episodeId, code, maxWallMs }) => s.scratch.run(episodeId, code, maxWallMs),
     'episode/fork': async (p) => {
       if (s.runs.current) throw new RpcError('busy', 'a run is in progress; stop it before replaying');
       return s.forks.fork(p);

@@ -29,7 +29,7 @@ export class ScratchCells {
     private readonly envFactory: (i: InstanceRef) => Promise<RobotEnvironment> = (i) => createRobotEnvironment(i, { render: true }),
   ) {}
 
-  async run(episodeId: string, code: string): Promise<ScratchResult> {
+  async run(episodeId: string, code: string, maxWallMs: number = SCRATCH_BUDGET.maxWallMs): Promise<ScratchResult> {
     if (this.busy) throw new RpcError('busy', 'a scratch cell is still running');
     this.busy = true;
     try {
@@ -50,7 +50,7 @@ export class ScratchCells {
         env = this.world.env;
         target = 'scratch-world';
       }
-      const r = await env.runCell(code, SCRATCH_BUDGET);
+      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs });
       return {
         ok: r.ok,
         text: r.text,

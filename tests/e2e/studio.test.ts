@@ -1,0 +1,119 @@
+/**
+ * The researcher's walk through the studio in Chromium: run → watch → scrub → edit a cell →
+ * replay → fork → duel, with a screenshot of each step in test-artifacts/.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, launchChromium } from '../helpers/browser';
+import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+
+const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`studio-${name}.png`) });
+
+async function runEpisode(page: Page, arm: 'code' | 'tools'): Promise<void> {
+  await page.getByTestId('run-arm').selectOption(arm);
+  await page.getByTestId('run-speed').selectOption('max');
+  await page.getByTestId('run-start').click();
+  await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
+}
+
+describe('studio walk-through', () => {
+  let engine: RunningEngine;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const episodesDir = mkdtempSync(join(tmpdir(), 'rc-e2e-eps-'));
+    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: episodesDir, ROBOCELL_CONFIG: join(episodesDir, 'config.json') } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${engine.url}&demo=0`);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+  });
+
+  it('runs an episode with the offline planner and watches it live', async () => {
+    await page.getByTestId('run-task').selectOption('pp-cube-in-bowl');
+    await page.getByTestId('run-arm').selectOption('code');
+    await page.getByTestId('run-speed').selectOption('4');
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('episode-title').getByText('live').waitFor();
+    await page.getByTestId('action-card').first().waitFor({ timeout: 120_000 });
+    await shot(page, '1-watch');
+    await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
+    await expect(page.getByTestId('verdict').textContent()).resolves.toBe('success');
+    await expect(page.getByTestId('episode-title').textContent()).resolves.toContain('scripted');
+    const marks = await page.getByTestId('timeline-mark').count();
+    expect(marks).toBeGreaterThanOrEqual(2);
+    await shot(page, '2-run');
+  });
+
+  it('scrubs the timeline: the scene, context and cells follow', async () => {
+    await page.getByTestId('timeline-mark').first().click();
+    await expect(page.getByTestId('context-panel').locator('.call-title').textContent()).resolves.toMatch(/^Call 1 of/);
+    await expect(page.locator('.action-card.selected').count()).resolves.toBe(1);
+    // The page must not have scrolled a Monaco editor into focus; arrows go to the timeline.
+    await page.locator('.topbar').click();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('context-panel').locator('.call-title').textContent()).resolves.toMatch(/^Call 2 of/);
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('context-panel').locator('.call-title').textContent()).resolves.toMatch(/^Call 1 of/);
+    await expect(page.getByTestId('usage-api').textContent()).resolves.toMatch(/API usage\d/);
+    await shot(page, '3-scrub');
+  });
+
+  it('edits a cell and replays it beside the original', async () => {
+    const card = page.getByTestId('action-card').first();
+    await card.getByTestId('edit-action').click();
+    const editor = card.getByTestId('cell-editor');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nconsole.log("edited by hand");');
+    await card.getByTestId('replay-edited').click();
+    await page.getByTestId('duel').waitFor({ timeout: 240_000 });
+    await expect(page.getByTestId('notice').textContent()).resolves.toMatch(/matching state hashes/);
+    await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
+    await shot(page, '4-replay');
+    await page.getByTestId('duel-close').click();
+  });
+
+  it('forks: replays with the edit and lets the model continue', async () => {
+    const card = page.getByTestId('action-card').first();
+    await card.getByTestId('edit-action').click();
+    await card.getByTestId('cell-editor').locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nconsole.log("forked");');
+    await card.getByTestId('replay-continue').click();
+    await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
+    await page.getByTestId('cell-stdout').filter({ hasText: 'forked' }).first().waitFor();
+    await page.getByTestId('tab-library').click();
+    await page.getByTestId('episode-row').filter({ hasText: 'fork' }).first().waitFor();
+    await shot(page, '5-fork');
+  });
+
+  it('duels the code arm against the tool-calling arm on the same instance', async () => {
+    await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+    await runEpisode(page, 'tools');
+    await expect(page.getByTestId('verdict').textContent()).resolves.toBe('success');
+    await page.getByTestId('tab-library').click();
+    const rows = page.getByTestId('episode-row');
+    const tools = rows.filter({ hasText: 'tools ·' }).first();
+    const code = rows.filter({ hasText: 'code ·' }).filter({ hasNotText: 'fork' }).first();
+    await tools.getByTestId('duel-pick').check();
+    await code.getByTestId('duel-pick').check();
+    await page.getByTestId('duel-open').click();
+    await page.getByTestId('duel-chart').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('duel-chart').textContent()).resolves.toMatch(/tools .* in \d+ calls/);
+    await shot(page, '6-duel');
+    expect(pageErrors).toEqual([]);
+  });
+});
