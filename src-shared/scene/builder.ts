@@ -6,7 +6,7 @@
  */
 import * as THREE from 'three/webgpu';
 import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom } from './description';
-import { createMaterial, createMeshGeometry, createPrimitiveGeometry, createTexture, geometryKey, mujocoColor, type GeometryDetail } from './geometry';
+import { createMaterial, createMeshGeometry, createPrimitiveGeometry, createShadowProxyGeometry, createTexture, geometryKey, mujocoColor, type GeometryDetail } from './geometry';
 
 export interface BuildOptions {
   /** Geom groups drawn; MuJoCo's default is 0–2 (3 and up hold collision-only geoms by convention). */
@@ -21,6 +21,9 @@ export interface ModelCamera {
   readonly id: number;
   readonly camera: THREE.PerspectiveCamera;
 }
+
+/** Layer of the position-only shadow casters: shadow cameras see it, views (layer 0) do not. */
+export const SHADOW_PROXY_LAYER = 1;
 
 /** MuJoCo's spot light exponent has no direct three.js match; this maps the default 10 to a soft edge. */
 const spotPenumbra = (exponent: number): number => Math.min(1, Math.max(0, exponent / 50));
@@ -66,6 +69,9 @@ export class MujocoScene {
     }
     const meshes = new Map(desc.meshes.map((m) => [m.id, m]));
     const geometries = new Map<string, THREE.BufferGeometry | null>();
+    const proxyGeometries = new Map<number, THREE.BufferGeometry>();
+    const proxyMaterial = new THREE.MeshBasicNodeMaterial({ colorWrite: false });
+    this.disposables.push(proxyMaterial);
     const materials = new Map<string, THREE.Material>();
     for (const g of desc.geoms) {
       const key = geometryKey(g, planeHalfSizeM);
@@ -97,11 +103,29 @@ export class MujocoScene {
       mesh.name = g.name || `geom${g.id}`;
       mesh.position.set(g.posM[0], g.posM[1], g.posM[2]);
       mesh.quaternion.set(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
-      mesh.castShadow = g.type !== 'plane' && g.rgba[3] > 0.5;
+      const casts = g.type !== 'plane' && g.rgba[3] > 0.5;
+      mesh.castShadow = casts;
       mesh.receiveShadow = true;
       mesh.userData.geomId = g.id;
       this.geoms.set(g.id, mesh);
       this.bodies[g.bodyId].add(mesh);
+      const meshDesc = g.type === 'mesh' ? meshes.get(g.meshId) : undefined;
+      if (casts && meshDesc) {
+        let proxyGeo = proxyGeometries.get(g.meshId);
+        if (!proxyGeo) {
+          proxyGeo = createShadowProxyGeometry(meshDesc);
+          proxyGeometries.set(g.meshId, proxyGeo);
+          this.disposables.push(proxyGeo);
+        }
+        const proxy = new THREE.Mesh(proxyGeo, proxyMaterial);
+        proxy.name = `${mesh.name}:shadow`;
+        proxy.layers.set(SHADOW_PROXY_LAYER);
+        proxy.castShadow = true;
+        proxy.receiveShadow = false;
+        mesh.castShadow = false;
+        // a child, so it follows the geom's visibility and pose
+        mesh.add(proxy);
+      }
     }
     this.updateVisibility();
 
@@ -158,6 +182,7 @@ export class MujocoScene {
 
   private configureShadow(light: THREE.DirectionalLight | THREE.SpotLight, desc: SceneDescription, size: number): void {
     light.castShadow = true;
+    light.shadow.camera.layers.enable(SHADOW_PROXY_LAYER);
     light.shadow.mapSize.set(size, size);
     light.shadow.bias = -0.0005;
     light.shadow.normalBias = 0.01 * desc.visual.extentM;

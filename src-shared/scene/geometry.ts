@@ -152,3 +152,49 @@ export function createMaterial(
   }
   return m;
 }
+
+/**
+ * Positions only, shared corners merged: what a shadow map needs. MuJoCo splits mesh vertices per
+ * corner normal (the Menagerie Panda: 395k vertices, 69k distinct positions), and on a software
+ * rasterizer the shadow pass pays for every vertex, so meshes cast shadows through this instead.
+ */
+export function createShadowProxyGeometry(mesh: SceneMesh): THREE.BufferGeometry {
+  const verts = base64ToFloat32(mesh.verticesB64);
+  const faces = base64ToUint32(mesh.facesB64);
+  const bits = new Uint32Array(verts.buffer, verts.byteOffset, verts.length);
+  const n = mesh.vertexCount;
+  let size = 1;
+  while (size < n * 2) size <<= 1;
+  const table = new Int32Array(size).fill(-1);
+  const remap = new Uint32Array(n);
+  const unique = new Float32Array(n * 3);
+  let count = 0;
+  for (let v = 0; v < n; v++) {
+    const a = bits[3 * v], b = bits[3 * v + 1], c = bits[3 * v + 2];
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) >>> 0;
+    for (;;) {
+      const slot = h & (size - 1);
+      const u = table[slot];
+      if (u < 0) {
+        table[slot] = count;
+        unique[3 * count] = verts[3 * v];
+        unique[3 * count + 1] = verts[3 * v + 1];
+        unique[3 * count + 2] = verts[3 * v + 2];
+        remap[v] = count++;
+        break;
+      }
+      if (unique[3 * u] === verts[3 * v] && unique[3 * u + 1] === verts[3 * v + 1] && unique[3 * u + 2] === verts[3 * v + 2]) {
+        remap[v] = u;
+        break;
+      }
+      h = slot + 1;
+    }
+  }
+  const index = new Uint32Array(faces.length);
+  for (let k = 0; k < faces.length; k++) index[k] = remap[faces[k]];
+  const geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', new THREE.BufferAttribute(unique.slice(0, count * 3), 3));
+  geo.setIndex(new THREE.BufferAttribute(index, 1));
+  geo.computeBoundingSphere();
+  return geo;
+}

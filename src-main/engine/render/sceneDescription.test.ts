@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three/webgpu';
-import { buildScene, type MujocoScene } from '../../../src-shared/scene/builder';
+import { buildScene, SHADOW_PROXY_LAYER, type MujocoScene } from '../../../src-shared/scene/builder';
 import { SceneDescription } from '../../../src-shared/scene/description';
 import { packageRoot } from '../paths';
 import { Sim } from '../sim/sim';
@@ -63,6 +63,21 @@ describe('MujocoScene', () => {
     scene.setVisibleGroups([0, 3]);
     expect(scene.geoms.get(geom('table_collision').id)?.visible).toBe(true);
     scene.setVisibleGroups([0, 1, 2]);
+  });
+
+  it('casts mesh shadows through merged position-only proxies that views never draw', () => {
+    const tetra = scene.geoms.get(geom('tetra').id);
+    expect(tetra?.castShadow).toBe(false);
+    const proxy = tetra?.children.find((c) => c.name.endsWith(':shadow')) as THREE.Mesh | undefined;
+    expect(proxy?.castShadow).toBe(true);
+    expect(proxy?.layers.isEnabled(SHADOW_PROXY_LAYER)).toBe(true);
+    expect(proxy?.layers.isEnabled(0)).toBe(false);
+    // 4 faces × 3 corners unrolled for shading, 4 distinct corners for the shadow
+    expect(tetra?.geometry.getAttribute('position').count).toBe(12);
+    expect(proxy?.geometry.getAttribute('position').count).toBe(4);
+    expect(proxy?.geometry.getIndex()?.count).toBe(12);
+    // primitives cast shadows themselves
+    expect(scene.geoms.get(geom('red_box').id)?.castShadow).toBe(true);
   });
 
   it('maps MuJoCo z-up to three y-up at the root', () => {
