@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { CellRuntime } from '../../cells/runtime';
 import type { AuditMode, CellResult } from '../../cells/types';
 import { DEFAULT_CELL_BUDGET } from '../../cells/types';
+import { disposeSharedRenderer } from '../../render/headless';
+import { attachCameraSource } from '../../render/simView';
 import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
 import { UsageError, type Command } from '../command';
 
@@ -53,7 +55,7 @@ function cellText(file: string, r: CellResult, imageFiles: Map<string, string>):
 export const execCommand: Command = {
   name: 'exec',
   summary: 'Runs JavaScript files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
-  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--images DIR] CELL.js [CELL.js …]',
+  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--render] [--images DIR] CELL.js [CELL.js …]',
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -67,6 +69,7 @@ export const execCommand: Command = {
         'sim-steps': { type: 'string' },
         audit: { type: 'string', default: 'refuse' },
         images: { type: 'string' },
+        render: { type: 'boolean', default: false },
       },
     });
     if (!values.task) throw new UsageError('--task is required (list them with `robocell tasks`)');
@@ -92,6 +95,8 @@ export const execCommand: Command = {
     const out = (line: string) => process.stdout.write(line + '\n');
     const started = performance.now();
     const ep = await createEpisodeWorld(instance);
+    // Without the renderer `robo.show` answers `available: false`; with it, images come back.
+    const camera = values.render ? attachCameraSource(ep) : null;
     const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
     const steps0 = steps();
     let runtime: CellRuntime | null = null;
@@ -133,7 +138,9 @@ export const execCommand: Command = {
       return verdict.success ? 0 : 1;
     } finally {
       await runtime?.dispose();
+      camera?.dispose();
       ep.dispose();
+      if (camera) await disposeSharedRenderer();
     }
   },
 };

@@ -1,0 +1,8 @@
+/** The cell runtime's public surface (see runtime.ts for the design). */
+export { CellBusyError, CellRuntime, type CellRuntimeOptions, type RunCellOptions } from './runtime';
+export { defaultImageExtractor, toNamedArgs } from './bridge';
+export { auditCell } from './audit';
+export { parseCell, rewriteCell, RESERVED_GLOBALS } from './source';
+export { registerCellHandlers, toRunResult, type CellHandlerOptions, type CellHandlers, type CellSessionWorld } from './handlers';
+export { openEpisodeCellWorld } from './episodeWorld';
+export * from './types';

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { execCommand } from '../../src-main/engine/cli/commands/exec';
+import { UsageError } from '../../src-main/engine/cli/command';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures', 'cells');
+
+describe('robocell exec', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('runs the files as cells of one episode and prints one JSON object per cell, then the verdict', async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    });
+    const code = await execCommand.run(['--task', 'pp-cube-in-bowl', '--seed', '0', '--json', join(fixtures, 'pp-locate.js'), join(fixtures, 'pp-pick-place.js')]);
+    vi.restoreAllMocks();
+    const out = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out.map((o) => o.type)).toEqual(['cell', 'cell', 'verdict']);
+    expect(out[0]).toMatchObject({ file: 'pp-locate.js', index: 1, ok: true, value: '[ "red_cube", "bowl" ]', audit: [], images: [] });
+    expect((out[0].primitiveCalls as unknown[]).length).toBe(2);
+    expect(out[1]).toMatchObject({ index: 2, ok: true, stop: { reason: 'episode-finished' } });
+    expect(out[1].simSteps as number).toBeGreaterThan(1000);
+    expect(out[2]).toMatchObject({ type: 'verdict', task: 'pp-cube-in-bowl', success: true, finished: true, cells: 2, cellsOk: 2 });
+    expect(code).toBe(0);
+  });
+
+  it('names bad usage', async () => {
+    await expect(execCommand.run(['--task', 'pp-cube-in-bowl'])).rejects.toThrow(UsageError);
+    await expect(execCommand.run(['--task', 'no-such-task', join(fixtures, 'pp-locate.js')])).rejects.toThrow(/unknown task "no-such-task"/);
+    await expect(execCommand.run(['--task', 'pp-cube-in-bowl', '/nonexistent/cell.js'])).rejects.toThrow(/cannot read cell file \/nonexistent\/cell.js/);
+    await expect(execCommand.run(['--task', 'pp-cube-in-bowl', '--audit', 'maybe', join(fixtures, 'pp-locate.js')])).rejects.toThrow(/--audit must be refuse or report/);
+  });
+});
