@@ -91,6 +91,30 @@ describe('agent loop on the toy environment (scripted planner)', () => {
     expect(stopped.totals.llmCalls).toBe(0);
   });
 
+  it('attaches camera images after motions (tool arm) and after moving cells (code arm, on-motion); rich feedback adds state and ledger', async () => {
+    const instance = { taskId: 'count', variant: 'default', seed: 0 };
+    const withCams = { ...settings, cameras: ['front'] };
+    const tools = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings: withCams, outRoot: root });
+    const tep = loadEpisode(tools.dir);
+    const actions = tep.events.flatMap((e) => (e.type === 'action' ? [e] : []));
+    expect(actions.map((a) => [a.name, a.images.length])).toEqual([['read', 0], ['add', 1], ['add', 1]]);
+    const ctx = rebuildContext(tep, 3);
+    const imageMsgs = ctx.messages.filter((m) => m.role === 'user' && Array.isArray(m.content));
+    expect(imageMsgs).toHaveLength(1);
+    expect(JSON.parse(ctx.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '{}')).toHaveProperty('state');
+    expect(tools.totals.imageTokens).toBe(85);
+
+    const code = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'code', settings: { ...withCams, images: 'on-motion', feedback: 'rich' }, outRoot: root });
+    const cep = loadEpisode(code.dir);
+    const cell = cep.events.find((e) => e.type === 'action');
+    expect(cell?.type === 'action' && cell.images.length).toBe(1);
+    expect(cell?.type === 'action' && cell.resultText).toMatch(/\[state\] \{"count":3\}\n\[primitive calls\]\n#0 read/);
+    const onDemand = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'code', settings: withCams, outRoot: root });
+    const od = loadEpisode(onDemand.dir).events.find((e) => e.type === 'action');
+    expect(od?.type === 'action' && od.images.length).toBe(0);
+    expect(od?.type === 'action' && od.resultText).not.toContain('[state]');
+  });
+
   it('an unknown task gets a text reply, answered as an empty-reply fault until the budget ends', async () => {
     const out = await runEpisode({
       env: createToyEnvironment({ taskId: 'nope', variant: 'default', seed: 0 }),

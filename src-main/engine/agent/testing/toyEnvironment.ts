@@ -12,6 +12,8 @@ import { EpisodeFinished, PrimitiveError, type NamedArgs } from '../../primitive
 import type { CellOutcome, Environment, ToolOutcome } from '../environment';
 import type { ScriptedPolicy } from '../scripted/policy';
 
+const TINY_PNG = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4AAAADklEQVR4nGNgYGBgYAAAAAUAAXpeqz8AAAAASUVORK5CYII=', 'base64'));
+
 export function toyTarget(seed: number): number {
   return 3 + (seed % 4);
 }
@@ -52,7 +54,7 @@ export function createToyEnvironment(instance: InstanceRef): Environment {
     instance,
     instruction: `Make the counter equal the target. The target is shown by read().`,
     registry,
-    cameras: [],
+    cameras: ['front'],
     ledger: () => registry.ledger.entries,
     callPrimitive,
     async runCell(code): Promise<CellOutcome> {
@@ -87,7 +89,8 @@ export function createToyEnvironment(instance: InstanceRef): Environment {
       const text = [...out, ...(value !== undefined ? [`=> ${JSON.stringify(value)}`] : []), ...(error ? [`Error: ${error}`] : [])].join('\n');
       return { ok: !error, text, images: [], detail: { stdout: out.join('\n'), ...(value !== undefined ? { value: JSON.stringify(value) } : {}), ...(error ? { error: { type: 'Error', message: error } } : {}), audit: [], refused: false, namespaceLost: false } };
     },
-    observe: async () => [],
+    // A tiny "camera" so image policies can be tested without a renderer: a 2×2 grey PNG.
+    observe: async (cams) => cams.filter((c) => c === 'front').map((label) => ({ label, png: TINY_PNG, widthPx: 2, heightPx: 2 })),
     state: () => ({ count }),
     judge: () => (count === target ? { success: true, reason: `count ${count} = target` } : { success: false, reason: `count ${count} ≠ target ${target}` }),
     solved: () => registry.finished || count === target,
