@@ -66,7 +66,6 @@ async function benchScene(label: string, sim: Sim, camera: string, renderer: Hea
     }
     console.log(`  ${label}: 640×480 / 320×240 = ${((medians.get('640x480') ?? 0) / (medians.get('320x240') ?? 1)).toFixed(2)}×`);
   } finally {
-    renderer.forget(view.scene);
     view.dispose();
   }
   return medians;

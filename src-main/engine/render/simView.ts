@@ -40,6 +40,7 @@ export class SimRenderView {
   readonly scene: MujocoScene;
   private readonly poses: Float32Array;
   private readonly getRenderer: () => Promise<HeadlessRenderer>;
+  private usedRenderer: HeadlessRenderer | null = null;
 
   constructor(private readonly sim: RenderableSim | Sim, opts: SimRenderViewOptions = {}) {
     // @mujoco/mujoco declares MjModel's arrays `any`; SceneModelSource names the ones we read.
@@ -67,6 +68,7 @@ export class SimRenderView {
   async renderRgba(cameraName: string, widthPx: number, heightPx: number): Promise<RenderedImage> {
     const cam = this.scene.camera(cameraName);
     const renderer = await this.getRenderer();
+    this.usedRenderer = renderer;
     this.sync();
     const rgba = await renderer.render(this.scene, cam.camera, widthPx, heightPx);
     return { rgba, widthPx, heightPx };
@@ -78,6 +80,7 @@ export class SimRenderView {
   }
 
   dispose(): void {
+    this.usedRenderer?.forget(this.scene);
     this.scene.dispose();
   }
 }
