@@ -3,10 +3,14 @@
  * images are not blank and each coloured object MuJoCo's ray caster says the camera can see shows
  * its own colour at the pixel the builder's camera maths puts it.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decode } from 'fast-png';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HeadlessRenderer } from '../../src-main/engine/render/headless';
 import { encodeRgbaAsPng } from '../../src-main/engine/render/png';
-import { SimRenderView } from '../../src-main/engine/render/simView';
+import { attachCameraSource, SimRenderView } from '../../src-main/engine/render/simView';
 import { createEpisodeWorld } from '../../src-main/engine/tasks/episode';
 import { TASKS } from '../../src-main/engine/tasks/registry';
 import { colourAtBody, hueDistance, imageStats, rendererForTests, saveArtifact } from './helpers/renderChecks';
@@ -17,6 +21,28 @@ let why = '';
 
 beforeAll(async () => {
   ({ renderer, why } = await rendererForTests());
+});
+
+describe('the primitives show and image', () => {
+  it('return real images once a camera source is attached, saved as files', async (ctx) => {
+    if (!renderer) return ctx.skip(why);
+    const dir = mkdtempSync(join(tmpdir(), 'robocell-prim-'));
+    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 1 });
+    const source = attachCameraSource(ep, { dir });
+    try {
+      const shown = (await ep.registry.invoke('show', { camera: 'front', widthPx: 160, heightPx: 120 })) as { available: boolean; png: Uint8Array };
+      expect(shown.available).toBe(true);
+      expect(decode(shown.png)).toMatchObject({ width: 160, height: 120 });
+      const image = (await ep.registry.invoke('image', { camera: 'wrist' })) as { available: boolean; png: Uint8Array; widthPx: number };
+      expect(image.widthPx).toBe(640);
+      expect(readdirSync(dir).sort()).toEqual(['img-0001-front.png', 'img-0002-wrist.png']);
+      expect(readFileSync(join(dir, 'img-0002-wrist.png')).equals(Buffer.from(image.png))).toBe(true);
+    } finally {
+      source.dispose();
+      ep.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('built-in tasks render', () => {

@@ -8,7 +8,11 @@ import type { MujocoScene } from '../../../src-shared/scene/builder';
 import { acquireGpu, fakeCanvas, ManualFrames, withAnimationHost, type GpuBackend } from './dawn';
 
 export interface HeadlessRendererOptions {
-  /** Backends to try in order; default: Vulkan then GLES on Linux (ROBOCELL_GPU_BACKEND overrides). */
+  /**
+   * Backends to try in order; default: Vulkan then GLES on Linux (ROBOCELL_GPU_BACKEND overrides).
+   * Only the process's first GPU acquisition chooses: Dawn allows one device per process, and later
+   * renderers share it.
+   */
   backends?: GpuBackend[];
   shadows?: boolean;
 }
