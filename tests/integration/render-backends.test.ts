@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('robocell render and the GPU backends', () => {
-  it('renders a model file to a PNG of the requested size', (ctx) => {
+  it('renders a model file to a PNG of the requested size, identically in two processes', (ctx) => {
     if (!available) return ctx.skip(why);
     const out = join(dir, 'default.png');
     const r = cli(['render', '--mjcf', FIXTURE, '--camera', 'top', '--size', '160x120', '--out', out]);
@@ -42,6 +42,10 @@ describe('robocell render and the GPU backends', () => {
     expect(r.stderr).toMatch(/rendered top at 160×120 on \w+/);
     const png = decode(readFileSync(out));
     expect([png.width, png.height]).toEqual([160, 120]);
+    // a second process, same model and state: the same bytes
+    const again = join(dir, 'again.png');
+    expect(cli(['render', '--mjcf', FIXTURE, '--camera', 'top', '--size', '160x120', '--out', again]).status).toBe(0);
+    expect(readFileSync(again).equals(readFileSync(out))).toBe(true);
   });
 
   it('falls back to GLES when Vulkan has no driver', (ctx) => {
