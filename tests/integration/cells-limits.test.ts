@@ -42,6 +42,15 @@ describe('cells: limits and recovery', () => {
     expect(r.wallMs).toBeLessThan(1_500);
   });
 
+  it('stops a cell whose one motion outlasts the wall budget, and waits for that motion to end', async () => {
+    const r = await rt.run('robo.wait(600);\nconsole.log("never");', { budget: { wallMs: 150, simSteps: 1e9 } });
+    expect(r.stop?.reason).toBe('wall-budget');
+    expect(r.stdout).toBe('');
+    // The result is final only once the primitive finished, so the next cell finds the sim at rest.
+    expect(r.wallMs).toBeGreaterThanOrEqual(590);
+    expect((await rt.run('robo.echo(1).value')).value).toBe('1');
+  });
+
   it('turns deep recursion into an ordinary RangeError', async () => {
     const r = await rt.run('function down(n) { return down(n + 1) + 1; }\ndown(0)');
     expect(r.error).toMatchObject({ type: 'RangeError', line: 1 });

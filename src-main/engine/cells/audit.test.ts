@@ -14,6 +14,7 @@ describe('auditCell', () => {
     ['const f = robo.move_to.constructor; f("x")', 'host-introspection'],
     ['x.constructor("return 1")', 'constructor-call'],
     ['x["constructor"]', 'constructor-access'],
+    ['Reflect.get(x, "constructor")', 'constructor-access'],
     ['robo.__proto__.x = 1', 'proto-access'],
     ['const o = { __proto__: evil }', 'proto-access'],
     ['o[`__proto__`]', 'proto-access'],
@@ -49,6 +50,7 @@ describe('auditCell', () => {
       'function go(p) { this.p = p; return robo.move_to(p, { speed: 0.2 }); }',
       'const names = Object.keys(s); console.log(names.length, JSON.stringify(s).length, Math.max(1, 2));',
       'try { robo.grasp("cube") } catch (e) { console.warn(e.message) }',
+      'console.log("the constructor of __proto__ chains is not touched here");',
     ].join('\n');
     expect(rules(code)).toEqual([]);
   });

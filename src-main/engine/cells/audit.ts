@@ -120,10 +120,14 @@ export function auditCell(program: Program): AuditFlag[] {
         if (keyName === '__proto__') flag(node, 'proto-access', 'an object literal with a `__proto__` key sets its prototype');
         break;
       }
-      case 'Literal':
-        if (node.value === '__proto__' && !(parent?.type === 'Property' && parent.key === node)) flag(node, 'proto-access', 'the string "__proto__" (computed prototype access)');
-        if (node.value === 'constructor' && !(parent?.type === 'MemberExpression' && parent.property === node)) flag(node, 'constructor-access', 'the string "constructor" (computed access to a constructor)');
+      case 'Literal': {
+        // As an argument (`Reflect.get(o, "constructor")`, `o.__lookupGetter__("__proto__")`); a
+        // mere string in a message is fine, and member access is handled above.
+        const isArgument = parent !== null && (parent.type === 'CallExpression' || parent.type === 'NewExpression') && (parent.arguments as AnyNode[]).includes(node);
+        if (isArgument && node.value === '__proto__') flag(node, 'proto-access', 'the string "__proto__" passed to a function (computed prototype access)');
+        if (isArgument && node.value === 'constructor') flag(node, 'constructor-access', 'the string "constructor" passed to a function (computed constructor access)');
         break;
+      }
       case 'ImportExpression':
         flag(node, 'dynamic-import', '`import()` loads modules');
         break;

@@ -64,6 +64,8 @@ interface DriverReply {
 }
 
 const TIMEOUT_MESSAGE = 'Script execution timed out.';
+/** How long after the wall budget the isolate's own timeout fires if the host's stop did not land. */
+const WALL_GRACE_MS = 500;
 const sessionGraveyard: ivm.InspectorSession[] = [];
 
 export class CellRuntime {
@@ -292,7 +294,11 @@ export class CellRuntime {
     this.bridge.cell = cell;
     let reply: DriverReply | null = null;
     let failure: unknown = null;
-    const remainingMs = () => Math.max(1, Math.ceil(budget.wallMs - (performance.now() - cell.startedAt)));
+    // isolated-vm's timeout does not fire while the cell waits in a host call (a long motion), so a
+    // host timer stops the cell too; the isolate's own timeout, a little later, is the backstop.
+    const wallMessage = `cell stopped: wall-time budget of ${budget.wallMs} ms used up`;
+    const wallTimer = setTimeout(() => this.stopCell(cell, { reason: 'wall-budget', message: wallMessage }), budget.wallMs);
+    const remainingMs = () => Math.max(1, Math.ceil(budget.wallMs + WALL_GRACE_MS - (performance.now() - cell.startedAt)));
     try {
       await sb.run.apply(undefined, [rewritten.code, `cell-${index}`], { timeout: remainingMs() });
       // A stop that landed in the call's closing microtask checkpoint still counts.
@@ -300,6 +306,8 @@ export class CellRuntime {
       reply = parseDriverReply(await sb.finish.apply(undefined, [], { timeout: remainingMs(), result: { copy: true } }));
     } catch (err) {
       failure = err ?? new Error('terminated');
+    } finally {
+      clearTimeout(wallTimer);
     }
     const lostIsolate = sb.isolate.isDisposed || sb.catastrophe !== undefined;
     if (failure !== null) {
@@ -310,7 +318,7 @@ export class CellRuntime {
         cell.stop = { reason: 'memory-limit', message: `${why}; the sandbox was restarted and every variable from earlier cells is gone` };
         result.namespaceLost = true;
       } else if (!cell.stop && errorText(failure) === TIMEOUT_MESSAGE) {
-        cell.stop = { reason: 'wall-budget', message: `cell stopped: wall-time budget of ${budget.wallMs} ms used up` };
+        cell.stop = { reason: 'wall-budget', message: wallMessage };
       } else if (!cell.stop) {
         result.error = { type: 'InternalError', message: `the cell runtime failed: ${errorText(failure)}` };
       }
