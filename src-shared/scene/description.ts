@@ -90,7 +90,7 @@ export const SceneMesh = z.object({
   facesB64: z.string(),
   /** float32 xyz per normal. */
   normalsB64: z.string(),
-  /** uint32 normal indices, 3 per face (one per face corner). */
+  /** uint32 normal indices, 3 per face (one per face corner); '' when they equal the vertex indices. */
   faceNormalsB64: z.string(),
 });
 export type SceneMesh = z.infer<typeof SceneMesh>;

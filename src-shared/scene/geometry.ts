@@ -58,7 +58,7 @@ export function createMeshGeometry(mesh: SceneMesh): THREE.BufferGeometry {
   const verts = base64ToFloat32(mesh.verticesB64);
   const faces = base64ToUint32(mesh.facesB64);
   const normals = base64ToFloat32(mesh.normalsB64);
-  const faceNormals = base64ToUint32(mesh.faceNormalsB64);
+  const faceNormals = mesh.faceNormalsB64 === '' ? faces : base64ToUint32(mesh.faceNormalsB64);
   if (verts.length !== mesh.vertexCount * 3 || faces.length !== mesh.faceCount * 3) {
     throw new Error(`mesh "${mesh.name}": ${verts.length / 3} vertices / ${faces.length / 3} faces, expected ${mesh.vertexCount} / ${mesh.faceCount}`);
   }

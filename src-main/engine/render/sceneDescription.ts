@@ -99,9 +99,11 @@ function extractMesh(m: SceneModelSource, i: number): SceneMesh {
   const nadr = m.mesh_normaladr[i], nnum = m.mesh_normalnum[i];
   const faces = new Uint32Array(fnum * 3);
   const faceNormals = new Uint32Array(fnum * 3);
+  let sameIndices = true;
   for (let k = 0; k < fnum * 3; k++) {
     faces[k] = m.mesh_face[fadr * 3 + k];
     faceNormals[k] = m.mesh_facenormal[fadr * 3 + k];
+    if (faces[k] !== faceNormals[k]) sameIndices = false;
   }
   return {
     id: i,
@@ -111,7 +113,8 @@ function extractMesh(m: SceneModelSource, i: number): SceneMesh {
     verticesB64: float32ToBase64(m.mesh_vert.slice(vadr * 3, (vadr + vnum) * 3)),
     facesB64: uint32ToBase64(faces),
     normalsB64: float32ToBase64(m.mesh_normal.slice(nadr * 3, (nadr + nnum) * 3)),
-    faceNormalsB64: uint32ToBase64(faceNormals),
+    // MuJoCo 3 usually stores one normal per vertex: then the second index list is the first
+    faceNormalsB64: sameIndices ? '' : uint32ToBase64(faceNormals),
   };
 }
 
