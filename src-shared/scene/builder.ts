@@ -3,6 +3,12 @@
  * view so both show the same thing. This is the one place that turns MuJoCo's z-up world into
  * three's y-up one: everything lives under `root`, rotated -90° about x; below it, all positions,
  * quaternions and sizes are MuJoCo's own.
+ *
+ * In a view: `const ms = buildScene(desc); scene.add(ms.root); scene.background = ms.background;`
+ * then `ms.applyPoses(frame.poses)` per pose frame and `ms.useCamera(camera, w, h)` before drawing
+ * (it moves MuJoCo's headlight onto that camera, which must itself be in the scene graph).
+ * The renderer needs `shadowMap.enabled = true` for the model's shadows. Geom meshes carry
+ * `userData.geomId` for picking.
  */
 import * as THREE from 'three/webgpu';
 import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom } from './description';
