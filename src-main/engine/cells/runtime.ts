@@ -364,8 +364,15 @@ export class CellRuntime {
   /** Ends the episode's sandbox. A running cell is stopped (as interrupted) and awaited first. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
-    this.interrupt('the episode was closed');
     this.disposed = true;
+    const sb = this.sandbox;
+    if (!this.busy && sb && !sb.session && !sb.isolate.isDisposed) {
+      // The common case, done synchronously so that callers that do not await are clean too.
+      this.sandbox = null;
+      sb.isolate.dispose();
+      return;
+    }
+    if (this.bridge.cell) this.stopCell(this.bridge.cell, { reason: 'interrupted', message: 'the episode was closed' });
     await this.currentRun?.catch(() => undefined);
     await this.teardownSandbox();
   }
