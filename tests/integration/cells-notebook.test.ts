@@ -46,6 +46,14 @@ describe('cells: notebook semantics', () => {
     expect(s.error).toMatchObject({ type: 'SyntaxError', line: 2 });
   });
 
+  it('accepts budgets with undefined fields (defaults) and an unbounded wall budget', async () => {
+    expect(await rt.run('2 + 2', { budget: { wallMs: undefined, simSteps: undefined } })).toMatchObject({ ok: true, value: '4' });
+    const loop = rt.run('for (;;) {}', { budget: { wallMs: Infinity } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rt.interrupt()).toBe(true);
+    expect((await loop).stop?.reason).toBe('interrupted');
+  });
+
   it('reports throws of non-errors', async () => {
     expect((await rt.run('throw "plain string"')).error).toMatchObject({ type: 'Uncaught', message: 'plain string' });
     expect((await rt.run('throw { code: 3 }')).error?.type).toBe('Object');

@@ -66,6 +66,7 @@ interface DriverReply {
 const TIMEOUT_MESSAGE = 'Script execution timed out.';
 /** How long after the wall budget the isolate's own timeout fires if the host's stop did not land. */
 const WALL_GRACE_MS = 500;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const sessionGraveyard: ivm.InspectorSession[] = [];
 
 export class CellRuntime {
@@ -261,7 +262,7 @@ export class CellRuntime {
 
   private async runInner(code: string, opts: RunCellOptions): Promise<CellResult> {
     const index = ++this.cells;
-    const budget: CellBudget = { ...DEFAULT_CELL_BUDGET, ...this.opts.defaultBudget, ...opts.budget };
+    const budget = mergeBudget(DEFAULT_CELL_BUDGET, this.opts.defaultBudget, opts.budget);
     const hooks = opts.hooks ?? {};
     const started = performance.now();
     const result: CellResult = { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: false };
@@ -297,8 +298,10 @@ export class CellRuntime {
     // isolated-vm's timeout does not fire while the cell waits in a host call (a long motion), so a
     // host timer stops the cell too; the isolate's own timeout, a little later, is the backstop.
     const wallMessage = `cell stopped: wall-time budget of ${budget.wallMs} ms used up`;
-    const wallTimer = setTimeout(() => this.stopCell(cell, { reason: 'wall-budget', message: wallMessage }), budget.wallMs);
-    const remainingMs = () => Math.max(1, Math.ceil(budget.wallMs + WALL_GRACE_MS - (performance.now() - cell.startedAt)));
+    // An unbounded (or beyond-timer-range) budget means no wall limit at all.
+    const timed = budget.wallMs <= MAX_TIMER_MS - WALL_GRACE_MS;
+    const wallTimer = timed ? setTimeout(() => this.stopCell(cell, { reason: 'wall-budget', message: wallMessage }), budget.wallMs) : undefined;
+    const remainingMs = () => (timed ? Math.max(1, Math.ceil(budget.wallMs + WALL_GRACE_MS - (performance.now() - cell.startedAt))) : undefined);
     try {
       await sb.run.apply(undefined, [rewritten.code, `cell-${index}`], { timeout: remainingMs() });
       // A stop that landed in the call's closing microtask checkpoint still counts.
@@ -376,6 +379,21 @@ export class CellRuntime {
     await this.currentRun?.catch(() => undefined);
     await this.teardownSandbox();
   }
+}
+
+/** Later layers override earlier ones; absent or undefined fields keep the earlier value. */
+export function mergeBudget(base: CellBudget, ...layers: (Partial<CellBudget> | undefined)[]): CellBudget {
+  const out = { ...base };
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const key of ['wallMs', 'simSteps'] as const) {
+      const v = layer[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || Number.isNaN(v) || v <= 0) throw new RangeError(`cell budget ${key} must be a positive number, got ${String(v)}`);
+      out[key] = v;
+    }
+  }
+  return out;
 }
 
 function stopErrorType(reason: CellStop['reason']): string {
