@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { ActionEvent } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
+import { VerdictBadge } from './VerdictBadge';
 import { fmtTokens, fmtUsd } from '../app/format';
 import { buildEpisodeView, type EpisodeView } from '../episode/view';
 import { notify } from '../store/run';
@@ -52,9 +54,10 @@ export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: st
             <section key={v.meta.id} className="duel-side" data-testid="duel-side">
               <div className="duel-title">
                 <b>{v.meta.arm === 'code' ? 'code arm' : 'tool-calling arm'}</b> · {v.meta.model.label}
-                {v.verdict && <span className={`badge ${v.verdict.success ? 'ok' : 'bad'}`}>{v.verdict.success ? 'success' : 'failure'}</span>}
+                {v.verdict && <VerdictBadge verdict={v.verdict} />}
               </div>
               <ScenePanel episodeId={v.meta.id} atAction={actionsThrough(v, k)} targets={[]} compact />
+              <ActionSummary actions={c?.actions ?? []} />
               <div className="duel-stats">
                 {step >= v.calls.length ? <span className="muted">finished after {v.calls.length} calls · </span> : null}
                 call {k + 1}/{v.calls.length} · {fmtTokens(c?.cumulativeInputTokens)} input tokens so far · {fmtUsd(c?.cumulativeCostUsd)}
@@ -69,6 +72,21 @@ export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: st
 }
 
 const COLORS = ['#5aa9ff', '#e8b04a'];
+
+/** What the current call's actions did, compactly: the outcome to compare side by side. */
+function ActionSummary({ actions }: { actions: ActionEvent[] }) {
+  return (
+    <div className="duel-actions" data-testid="duel-actions">
+      {actions.map((a) => (
+        <div key={a.index} className={a.ok ? '' : 'bad'}>
+          <b>{a.kind === 'cell' ? `cell ${a.index}` : a.name}</b>{' '}
+          <span className="muted">{a.ok ? 'ok' : 'error'} · {a.simSteps} steps</span>
+          <pre>{(a.cell ? [a.cell.stdout, a.cell.error ? `${a.cell.error.type}: ${a.cell.error.message}` : '', a.cell.stop?.message ?? ''].filter(Boolean).join('\n') : a.resultText).slice(0, 600)}</pre>
+        </div>
+      ))}
+    </div>
+  );
+}
 
 function CumulativeChart({ views, step }: { views: EpisodeView[]; step: number }) {
   const { maxCalls, maxTokens } = useMemo(() => ({

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
+import type { VerdictEvent } from '../../src-shared/episode';
 import { fmtTokens } from '../app/format';
+import { VerdictBadge } from './VerdictBadge';
 import { EmptyState } from '../app/Pane';
 import type { CallView } from '../episode/view';
 
 /** One mark per model call, coloured by kind; click or ←/→ to move between calls. */
-export function Timeline({ calls, selected, onSelect, verdict }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: { success: boolean; reason: string } | null }) {
+export function Timeline({ calls, selected, onSelect, verdict }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
@@ -38,7 +40,7 @@ export function Timeline({ calls, selected, onSelect, verdict }: { calls: CallVi
       <button onClick={() => onSelect(selected + 1)} disabled={selected >= calls.length - 1} aria-label="next call">▶</button>
       <div className="timeline-info">
         <span>call {selected + 1}/{calls.length}</span>
-        {verdict && <span className={`badge ${verdict.success ? 'ok' : 'bad'}`} title={verdict.reason} data-testid="verdict">{verdict.success ? 'success' : 'failure'}</span>}
+        {verdict && <VerdictBadge verdict={verdict} testId="verdict" />}
       </div>
       <div className="legend">
         {(['cell', 'tool', 'image', 'error', 'finish'] as const).map((k) => (

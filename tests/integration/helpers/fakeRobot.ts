@@ -4,7 +4,7 @@
  * hold, so a cell needs a retry loop; `place` at the goal while holding finishes the episode.
  */
 import { z } from 'zod';
-import { EpisodeFinished, PrimitiveError, type NamedArgs, type Primitive, type PrimitiveRegistry, type PrimitiveSpec } from '../../../src-main/engine/primitives/types';
+import { EpisodeFinished, PrimitiveError, type NamedArgs, type ParamDoc, type Primitive, type PrimitiveRegistry, type PrimitiveSpec } from '../../../src-main/engine/primitives/types';
 
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
@@ -114,8 +114,11 @@ export function createFakeRobot(opts: { failGrasps?: number; stepsPerMove?: numb
   };
 }
 
-function spec(name: string, summary: string, positional: PrimitiveSpec['positional'], options: PrimitiveSpec['options'], motion: boolean): PrimitiveSpec {
-  return { name, summary, positional, options, returns: [], motion };
+type LooseParam = Omit<ParamDoc, 'doc'> & { doc?: string };
+
+function spec(name: string, summary: string, positional: LooseParam[], options: LooseParam[], motion: boolean): PrimitiveSpec {
+  const withDoc = (p: LooseParam): ParamDoc => ({ ...p, doc: p.doc ?? p.type });
+  return { name, summary, positional: positional.map(withDoc), options: options.map(withDoc), returns: [], motion };
 }
 
 /** The cell that solves the fake task in one go, with a grasp-check-retry loop. */

@@ -1,0 +1,88 @@
+/**
+ * The states a researcher must be able to read at a glance: the bundled demo on first start, a
+ * model that fails, a cell that fails, a cell stopped by its budget, and the API key never coming
+ * back to the UI.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, launchChromium } from '../helpers/browser';
+import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+
+describe('studio states', () => {
+  let engine: RunningEngine;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-states-'));
+    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    // A fresh profile: the studio's first start.
+    await page.goto(engine.url);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+  });
+
+  it('opens the bundled example pair, labelled as scripted, in the duel view on first start', async () => {
+    await page.getByTestId('duel-side').nth(1).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
+    const titles = await page.locator('.duel-title').allTextContents();
+    expect(titles.join(' ')).toMatch(/code arm.*scripted/);
+    expect(titles.join(' ')).toMatch(/tool-calling arm.*scripted/);
+    await page.locator('[data-testid="scene-panel"][data-loaded]:not([data-loaded=""])').nth(1).waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: artifactPath('states-1-demo.png') });
+    await page.getByTestId('duel-close').click();
+  });
+
+  it('shows a failed cell with its line marked, and a cell stopped by its budget', async () => {
+    await page.getByTestId('tab-scratch').click();
+    const editor = page.getByTestId('scratch').getByTestId('cell-editor');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('const a = 1;\nnull.boom;\n');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'TypeError' }).waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('scratch').locator('pre.error').first().textContent()).resolves.toContain('line 2');
+    await page.locator('.cell-error-line').first().waitFor();
+    await page.screenshot({ path: artifactPath('states-2-failed-cell.png') });
+
+    await page.getByTestId('scratch-budget').selectOption('1');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('while (true) {}');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch').locator('pre.error').filter({ hasText: /budget|time/i }).first().waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: artifactPath('states-3-budget-stop.png') });
+  });
+
+  it('keeps the API key in the engine and shows a model error clearly', async () => {
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-base-url').fill('http://127.0.0.1:9/v1');
+    await page.getByTestId('settings-model').fill('gpt-4o-mini');
+    await page.getByTestId('settings-api-key').fill('sk-test-never-sent-back');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByTestId('settings-api-key').inputValue()).resolves.toBe('');
+    await expect(page.getByTestId('settings-api-key').getAttribute('placeholder')).resolves.toContain('saved');
+    expect(await page.content()).not.toContain('sk-test-never-sent-back');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByTestId('run-model').selectOption('endpoint');
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('episode-title').filter({ hasText: 'gpt-4o-mini' }).waitFor({ timeout: 30_000 });
+    const verdict = page.getByTestId('verdict');
+    await verdict.waitFor({ timeout: 180_000 });
+    await expect(verdict.getAttribute('data-finish')).resolves.toBe('model-error');
+    await expect(verdict.textContent()).resolves.toBe('model error');
+    await page.locator('.message.fault').first().waitFor();
+    await page.screenshot({ path: artifactPath('states-4-model-error.png') });
+  });
+});
