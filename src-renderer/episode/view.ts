@@ -37,6 +37,13 @@ export interface EpisodeView {
 }
 
 /**
+ * Token estimates per message object. Events keep their identity as a live episode grows, so
+ * re-deriving the view tokenizes only the new messages (a 200-call episode would otherwise
+ * re-tokenize its whole history on every event).
+ */
+const estimateCache = new WeakMap<Message, { total: number; imageTokens: number }>();
+
+/**
  * Derives what the panels show from an episode's events. Pure: the same events give the same
  * view, and a live episode re-derives as events arrive (messages are cached by index).
  */
@@ -56,8 +63,13 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
         break;
       case 'message': {
         messages[ev.index] = ev.message;
-        const e = estimateMessage(toTokenMessage(ev.message), family);
-        estimates[ev.index] = { total: e.total, imageTokens: e.imageTokens };
+        let e = estimateCache.get(ev.message);
+        if (!e) {
+          const full = estimateMessage(toTokenMessage(ev.message), family);
+          e = { total: full.total, imageTokens: full.imageTokens };
+          estimateCache.set(ev.message, e);
+        }
+        estimates[ev.index] = e;
         break;
       }
       case 'model/request': {
@@ -105,7 +117,14 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
     const last = calls[calls.length - 1];
     if (last.kind !== 'error') last.kind = 'finish';
   }
-  return { meta, tools, toolTokens: tools ? estimateTools(tools.tools) : 0, calls, verdict, messages };
+  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages };
+}
+
+const toolTokenCache = new WeakMap<ToolsEvent, number>();
+function toolTokensOf(tools: ToolsEvent): number {
+  let n = toolTokenCache.get(tools);
+  if (n === undefined) toolTokenCache.set(tools, (n = estimateTools(tools.tools)));
+  return n;
 }
 
 function callKind(c: CallView): CallKind {
