@@ -26,8 +26,11 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
   useEffect(() => {
     const v = new SceneView(host.current as HTMLDivElement);
     view.current = v;
-    (window as unknown as { __sceneViews?: SceneView[] }).__sceneViews = [...((window as unknown as { __sceneViews?: SceneView[] }).__sceneViews ?? []), v];
+    // Live views are reachable for the benchmark and tests (frame statistics), never kept after disposal.
+    const registry = window as unknown as { __sceneViews?: SceneView[] };
+    registry.__sceneViews = [...(registry.__sceneViews ?? []), v];
     return () => {
+      registry.__sceneViews = registry.__sceneViews?.filter((x) => x !== v);
       v.dispose();
       view.current = null;
     };

@@ -7,13 +7,14 @@ import { cellsSuite } from './cells';
 import { renderSuite } from './render';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
+import { studioSuite } from './studio';
 
 export interface BenchSuite {
   name: string;
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, cellsSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, cellsSuite, studioSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {
