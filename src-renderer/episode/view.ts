@@ -113,7 +113,8 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
     c.cumulativeCostUsd = cumCost;
     c.kind = callKind(c);
   }
-  if (verdict && calls.length) {
+  // The episode ended on this call's outcome (solved, or the model said so); a budget end is not a finish.
+  if (verdict && calls.length && (verdict.finish === 'success' || verdict.finish === 'model-finished')) {
     const last = calls[calls.length - 1];
     if (last.kind !== 'error') last.kind = 'finish';
   }

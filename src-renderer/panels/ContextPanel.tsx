@@ -19,8 +19,14 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
   const call = view.calls[Math.max(0, selected)];
   const usage = call.reply?.usage ?? null;
   const totals = view.calls.slice(0, Math.max(0, selected) + 1).reduce(
-    (t, c) => ({ input: t.input + (c.reply?.usage?.inputTokens ?? 0), cached: t.cached + (c.reply?.usage?.cachedInputTokens ?? 0), output: t.output + (c.reply?.usage?.outputTokens ?? 0), cost: t.cost + (c.reply?.costUsd ?? 0) }),
-    { input: 0, cached: 0, output: 0, cost: 0 },
+    (t, c) => ({
+      input: t.input + (c.reply?.usage?.inputTokens ?? 0),
+      cached: t.cached + (c.reply?.usage?.cachedInputTokens ?? 0),
+      output: t.output + (c.reply?.usage?.outputTokens ?? 0),
+      // Unknown (no price for this model) stays unknown rather than adding up to $0.
+      cost: c.reply?.costUsd === null || c.reply?.costUsd === undefined ? t.cost : (t.cost ?? 0) + c.reply.costUsd,
+    }),
+    { input: 0, cached: 0, output: 0, cost: null as number | null },
   );
   const newTokens = call.context.filter((e) => e.isNew).reduce((n, e) => n + e.tokens, 0);
   return (
@@ -47,10 +53,11 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
       </div>
       <ol className="messages">
         {call.context.map((e) => (
-          <MessageItem key={e.index} entry={e} fileUrl={fileUrl} />
+          // Keyed by call too: whether a message starts open depends on whether it is new in this call.
+          <MessageItem key={`${call.call}-${e.index}`} entry={e} fileUrl={fileUrl} />
         ))}
         {call.reply && (
-          <MessageItem entry={{ index: call.context.length, message: call.reply.reply, tokens: call.reply.estimate.total, imageTokens: 0, isNew: true }} fileUrl={fileUrl} reply />
+          <MessageItem key={`${call.call}-reply`} entry={{ index: call.context.length, message: call.reply.reply, tokens: call.reply.estimate.total, imageTokens: 0, isNew: true }} fileUrl={fileUrl} reply />
         )}
         {call.faults.map((f, i) => (
           <li key={`f${i}`} className="message fault"><span className="role">fault</span> <b>{f.kind}</b>: {f.detail}</li>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { VerdictEvent } from '../../src-shared/episode';
 import { fmtTokens } from '../app/format';
 import { VerdictBadge } from './VerdictBadge';
@@ -21,11 +21,16 @@ export function Timeline({ calls, selected, onSelect, verdict }: { calls: CallVi
     return () => window.removeEventListener('keydown', onKey);
   }, [selected, onSelect]);
 
+  const marks = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    marks.current?.querySelector('.mark.selected')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [selected, calls.length]);
+
   if (calls.length === 0) return <EmptyState>One mark per model call.</EmptyState>;
   return (
     <div className="timeline" data-testid="timeline">
       <button onClick={() => onSelect(selected - 1)} disabled={selected <= 0} aria-label="previous call">◀</button>
-      <div className="marks">
+      <div className="marks" ref={marks}>
         {calls.map((c, i) => (
           <button
             key={c.call}

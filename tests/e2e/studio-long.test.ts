@@ -19,6 +19,8 @@ const CALLS = 200;
 const poller: Model = {
   info: { name: 'poller', label: 'poller (test stand-in)', scripted: true, baseUrl: null },
   async complete(ctx): Promise<ModelReply> {
+    // About a model's pace, so that the run is still going while the test scrubs.
+    await new Promise((r) => setTimeout(r, 150));
     const n = ctx.messages.filter((m) => m.role === 'assistant').length;
     return { text: null, toolCalls: [{ id: `call_${n}`, name: 'state', arguments: '{}' }], refusal: null, finishReason: 'tool_calls', usage: null, retries: 0, raw: null };
   },
