@@ -18,6 +18,7 @@ import { ConnectionBadge } from './ConnectionBadge';
 import { Pane } from './Pane';
 import { openEpisode, refreshLibrary, useEngineSync } from './useEngineSync';
 import { useDemo } from './useDemo';
+import { useShellBridge } from './useShellBridge';
 
 export function App() {
   const client = useClient();
@@ -32,6 +33,7 @@ export function App() {
   const [duel, setDuel] = useState<{ left: string; right: string; step?: number } | null>(null);
   const [forking, setForking] = useState(false);
   useDemo(client, (left, right, step) => setDuel({ left, right, step }));
+  useShellBridge(client, useCallback(() => setLeftTab('library'), []));
 
   useEffect(() => {
     if (connected) client.request('settings/get', {}).then((s) => setEndpoint(s.endpoint), () => undefined);

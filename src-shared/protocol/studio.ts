@@ -82,6 +82,9 @@ export const studioMethods = {
   'episode/delete': method(EpisodeId, z.object({ ok: z.literal(true) })),
   'episode/export': method(EpisodeId, z.object({ fileName: z.string(), json: z.string() })),
   'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string() })),
+  /** The Electron shell's native dialogs give paths; the engine (same user, same machine) reads and writes them. */
+  'episode/export-file': method(EpisodeId.extend({ path: z.string().min(1).max(4096) }), z.object({ path: z.string() })),
+  'episode/import-file': method(z.object({ path: z.string().min(1).max(4096) }), z.object({ episodeId: z.string() })),
   'run/start': method(
     z.object({ instance: InstanceRef, arm: Arm, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
     z.object({ episodeId: z.string() }),

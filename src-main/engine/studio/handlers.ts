@@ -1,4 +1,6 @@
 /** The studio's requests, wired to the library, live runs, the scene viewer and the config. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { Handlers } from '../server/rpc';
 import { RpcError } from '../server/rpc';
 import { DEFAULT_SETTINGS } from '../agent/loop';
@@ -48,6 +50,23 @@ export function studioHandlers(s: StudioServices): Handlers {
     },
     'episode/export': ({ episodeId }) => s.library.export(episodeId),
     'episode/import': ({ json }) => {
+      const episodeId = s.library.import(json);
+      s.onEpisodesChanged();
+      return { episodeId };
+    },
+    'episode/export-file': ({ episodeId, path }) => {
+      if (!isAbsolute(path)) throw new RpcError('invalid-argument', `export path must be absolute: ${path}`);
+      writeFileSync(path, s.library.export(episodeId).json);
+      return { path };
+    },
+    'episode/import-file': ({ path }) => {
+      if (!isAbsolute(path)) throw new RpcError('invalid-argument', `import path must be absolute: ${path}`);
+      let json: string;
+      try {
+        json = readFileSync(path, 'utf8');
+      } catch (err) {
+        throw new RpcError('invalid-argument', `cannot read ${path}: ${(err as Error).message}`);
+      }
       const episodeId = s.library.import(json);
       s.onEpisodesChanged();
       return { episodeId };
