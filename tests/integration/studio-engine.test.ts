@@ -1,0 +1,114 @@
+/**
+ * The studio's engine service over the real protocol (the UI's own client on a WebSocket): live
+ * runs with pause / single step / stop, the scene at any recorded moment, and edit-and-replay forks.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EpisodeEvent } from '../../src-shared/episode';
+import { createRobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
+import { startEngine, type Engine } from '../../src-main/engine/engine';
+import { EngineClient } from '../../src-renderer/transport/client';
+
+const INSTANCE = { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 };
+const SETTINGS = { images: 'on-demand' as const, feedback: 'pure' as const, cameras: [], imageDetail: 'low' as const, budgets: { maxModelCalls: 40, maxWallMs: 600_000, maxSimSteps: 400_000 } };
+
+describe('studio engine service', () => {
+  let engine: Engine;
+  let client: EngineClient;
+  const events = new Map<string, EpisodeEvent[]>();
+  const states: string[] = [];
+  let poseFrames = 0;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-studio-engine-'));
+    engine = await startEngine({ episodesDir: join(dir, 'episodes'), configPath: join(dir, 'config.json'), staticDir: null, runEnvironment: (i) => createRobotEnvironment(i) });
+    client = new EngineClient({ url: `ws://127.0.0.1:${engine.server.port}/ws`, token: engine.server.token, WebSocketImpl: WebSocket as unknown as typeof globalThis.WebSocket });
+    client.on('run/event', (e) => events.set(e.episodeId, [...(events.get(e.episodeId) ?? []), e.event]));
+    client.on('run/state-changed', (e) => states.push(e.state));
+    client.onPoses(() => poseFrames++);
+    const open = new Promise<void>((r) => client.onStatus((s) => s.state === 'open' && r()));
+    client.connect();
+    await open;
+  });
+  afterAll(async () => {
+    client?.close();
+    await engine?.close();
+  });
+
+  const waitFor = async (pred: () => boolean, what: string, timeoutMs = 120_000) => {
+    const end = Date.now() + timeoutMs;
+    while (!pred()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const count = (id: string, type: EpisodeEvent['type']) => (events.get(id) ?? []).filter((e) => e.type === type).length;
+
+  let toolsEpisode = '';
+
+  it('starts paused, steps one model call at a time, resumes and finishes', async () => {
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'scripted', settings: SETTINGS, speed: null, startPaused: true });
+    toolsEpisode = episodeId;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(count(episodeId, 'model/request')).toBe(0);
+    await expect(client.request('run/start', { instance: INSTANCE, arm: 'code', model: 'scripted', settings: SETTINGS, speed: null, startPaused: false })).rejects.toThrow(/already in progress/);
+
+    await client.request('run/control', { episodeId, action: 'step' });
+    await waitFor(() => count(episodeId, 'model/reply') === 1 && states.at(-1) === 'paused', 'the first step');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(count(episodeId, 'model/request')).toBe(1);
+
+    await client.request('run/control', { episodeId, action: 'step' });
+    await waitFor(() => count(episodeId, 'model/reply') === 2 && states.at(-1) === 'paused', 'the second step');
+    expect(count(episodeId, 'model/request')).toBe(2);
+
+    await client.request('run/control', { episodeId, action: 'resume' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+    const verdict = events.get(episodeId)!.find((e) => e.type === 'verdict');
+    expect(verdict).toMatchObject({ success: true });
+    expect(poseFrames).toBeGreaterThan(0);
+    await waitFor(() => states.at(-1) === 'finished', 'the finished state');
+  });
+
+  it('stops a run on request, recording a stopped verdict', async () => {
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'scripted', settings: SETTINGS, speed: 1, startPaused: false });
+    await waitFor(() => count(episodeId, 'action') >= 1, 'a first action');
+    await client.request('run/control', { episodeId, action: 'stop' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+    expect(events.get(episodeId)!.find((e) => e.type === 'verdict')).toMatchObject({ success: false, finish: 'stopped' });
+  });
+
+  it('restores the scene of any recorded moment exactly', async () => {
+    const scene = await client.request('scene/get', { episodeId: toolsEpisode });
+    expect(scene.description.nbody * 7).toBe(scene.frame.poses.length);
+    expect(scene.labels.map((l) => l.bodyName)).toContain('red_cube');
+    const actions = count(toolsEpisode, 'action');
+    const a = await client.request('scene/seek', { episodeId: toolsEpisode, action: actions });
+    const b = await client.request('scene/seek', { episodeId: toolsEpisode, action: 0 });
+    const c = await client.request('scene/seek', { episodeId: toolsEpisode, action: actions });
+    expect(c.poses).toEqual(a.poses);
+    expect(b.poses).toEqual(scene.frame.poses);
+    expect(b.poses).not.toEqual(a.poses);
+    await expect(client.request('scene/seek', { episodeId: toolsEpisode, action: 999 })).rejects.toThrow(/no action 999/);
+  });
+
+  it('forks with an edited tool call: replays the prefix with matching hashes, then runs the edit', async () => {
+    const actionEvents = events.get(toolsEpisode)!.filter((e) => e.type === 'action');
+    const move = actionEvents.find((e) => e.type === 'action' && e.name === 'move_to' && e.index > 1);
+    if (!move || move.type !== 'action') throw new Error('no move_to action to edit');
+    const edited = JSON.stringify({ ...move.args, xyz: [0.3, 0.0, 0.3] });
+    const r = await client.request('episode/fork', { episodeId: toolsEpisode, action: move.index, edited, continueWithModel: false }, { timeoutMs: 300_000 });
+    expect(r).toMatchObject({ hashesMatched: true, mismatchAt: null });
+    const fork = await client.request('episode/open', { episodeId: r.episodeId });
+    expect(fork.parentId).toBe(toolsEpisode);
+    const forkActions = fork.events.filter((e) => e.type === 'action');
+    expect(forkActions).toHaveLength(move.index);
+    const last = forkActions.at(-1);
+    expect(last?.type === 'action' && last.args.xyz).toEqual([0.3, 0, 0.3]);
+    expect(fork.events.find((e) => e.type === 'verdict')).toMatchObject({ finish: 'stopped' });
+    await expect(client.request('episode/fork', { episodeId: toolsEpisode, action: move.index, edited: '[1,2', continueWithModel: false })).rejects.toThrow(/must be a JSON object/);
+  });
+});
