@@ -1,29 +1,8 @@
 /**
- * The window's policy, as pure functions of the origins it may talk to. The engine sends its own
- * CSP for the browser build; the shell replaces it with this one, pinned to the engine's port.
+ * The window's policy, as pure functions of the origins it may talk to. The CSP itself lives in
+ * src-shared so the engine's browser build sends the very same one.
  */
-export function contentSecurityPolicy(opts: { engineOrigin: string; devServerOrigin?: string }): string {
-  const engineWs = opts.engineOrigin.replace(/^http/, 'ws');
-  const self = ["'self'", opts.engineOrigin, opts.devServerOrigin].filter(Boolean).join(' ');
-  const connect = [self, engineWs];
-  if (opts.devServerOrigin) connect.push(opts.devServerOrigin.replace(/^http/, 'ws'));
-  return [
-    "default-src 'self'",
-    // Vite's dev server injects an inline module (React refresh); the built app has none.
-    `script-src ${self}${opts.devServerOrigin ? " 'unsafe-inline'" : ''}`,
-    // Monaco injects style elements at run time.
-    `style-src ${self} 'unsafe-inline'`,
-    `img-src ${self} data: blob:`,
-    `font-src ${self} data:`,
-    `worker-src ${self} blob:`,
-    `connect-src ${connect.join(' ')}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-src 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
+export { contentSecurityPolicy } from '../../src-shared/csp';
 
 /** Navigation inside the window: only to pages of the allowed origins (the engine, the dev server). */
 export function isAllowedNavigation(url: string, allowedOrigins: readonly string[]): boolean {

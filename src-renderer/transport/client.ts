@@ -42,11 +42,27 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
+/**
+ * The part of the WebSocket API the client uses: the browser's, or `ws` in Node (tests, tools),
+ * so the transport type-checks without the DOM library.
+ */
+export interface SocketLike {
+  binaryType: string;
+  readonly OPEN: number;
+  readonly readyState: number;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(): void;
+}
+export type SocketConstructor = new (url: string) => SocketLike;
+
 export interface EngineClientOptions {
   url: string;
   token: string;
   /** Injected in tests running under Node. */
-  WebSocketImpl?: typeof WebSocket;
+  WebSocketImpl?: SocketConstructor;
   reconnect?: { initialMs: number; maxMs: number };
 }
 
@@ -56,7 +72,7 @@ export interface EngineClientOptions {
  * never into React state.
  */
 export class EngineClient {
-  private ws: WebSocket | null = null;
+  private ws: SocketLike | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly eventListeners = new Map<string, Set<(e: never) => void>>();
@@ -65,11 +81,11 @@ export class EngineClient {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
   private status: ConnectionStatus = { state: 'connecting', hello: null, lastError: null, attempt: 0, nextRetryMs: null };
-  private readonly WS: typeof WebSocket;
+  private readonly WS: SocketConstructor;
   private readonly backoff: { initialMs: number; maxMs: number };
 
   constructor(private readonly opts: EngineClientOptions) {
-    this.WS = opts.WebSocketImpl ?? WebSocket;
+    this.WS = opts.WebSocketImpl ?? (globalThis as unknown as { WebSocket: SocketConstructor }).WebSocket;
     this.backoff = opts.reconnect ?? { initialMs: 250, maxMs: 5000 };
   }
 
@@ -138,8 +154,8 @@ export class EngineClient {
     const ws = new this.WS(url.toString());
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
-    ws.onmessage = (ev: MessageEvent) => this.onMessage(ev.data);
-    ws.onclose = (ev: CloseEvent) => this.onClosed(ev.reason || (ev.code === 1006 ? 'connection lost' : `closed (${ev.code})`));
+    ws.onmessage = (ev) => this.onMessage(ev.data);
+    ws.onclose = (ev) => this.onClosed(ev.reason || (ev.code === 1006 ? 'connection lost' : `closed (${ev.code})`));
     ws.onerror = () => {
       // onclose follows with the details; nothing to do here.
     };
@@ -204,7 +220,7 @@ export class EngineClient {
 }
 
 /** Where the engine is: `?engine=ws://…&token=…` (the shell and `robocell serve` put it there). */
-export function engineAddressFromLocation(loc: Location): { url: string; token: string } | null {
+export function engineAddressFromLocation(loc: { search: string; protocol: string; host: string }): { url: string; token: string } | null {
   const q = new URLSearchParams(loc.search);
   const token = q.get('token');
   if (!token) return null;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeEvent } from '../../src-shared/episode';
 import { createRobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { startEngine, type Engine } from '../../src-main/engine/engine';
-import { EngineClient } from '../../src-renderer/transport/client';
+import { EngineClient, type SocketConstructor } from '../../src-renderer/transport/client';
 
 const INSTANCE = { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 };
 const SETTINGS = { images: 'on-demand' as const, feedback: 'pure' as const, cameras: [], imageDetail: 'low' as const, budgets: { maxModelCalls: 40, maxWallMs: 600_000, maxSimSteps: 400_000 } };
@@ -25,7 +25,7 @@ describe('studio engine service', () => {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-studio-engine-'));
     engine = await startEngine({ episodesDir: join(dir, 'episodes'), configPath: join(dir, 'config.json'), staticDir: null, runEnvironment: (i) => createRobotEnvironment(i) });
-    client = new EngineClient({ url: `ws://127.0.0.1:${engine.server.port}/ws`, token: engine.server.token, WebSocketImpl: WebSocket as unknown as typeof globalThis.WebSocket });
+    client = new EngineClient({ url: `ws://127.0.0.1:${engine.server.port}/ws`, token: engine.server.token, WebSocketImpl: WebSocket as unknown as SocketConstructor });
     client.on('run/event', (e) => events.set(e.episodeId, [...(events.get(e.episodeId) ?? []), e.event]));
     client.on('run/state-changed', (e) => states.push(e.state));
     client.onPoses(() => poseFrames++);

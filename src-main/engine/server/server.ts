@@ -13,6 +13,7 @@ import {
 } from '../../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../../src-shared/version';
 import { RpcError, type ClientContext, type Handler, type Handlers } from './rpc';
+import { contentSecurityPolicy } from '../../../src-shared/csp';
 import { serveFile, serveStatic } from './static';
 
 export interface EngineServerOptions {
@@ -76,6 +77,8 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
   const clients = new Map<number, Client>();
   let nextClientId = 1;
 
+  // Pinned to our own origin once the port is known (no request is served before that).
+  let csp = '';
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname.startsWith('/episodes/')) {
@@ -86,9 +89,9 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
       } catch {
         file = null;
       }
-      return void serveFile(file, req, res);
+      return void serveFile(file, csp, req, res);
     }
-    void serveStatic(opts.staticDir ?? null, req, res);
+    void serveStatic(opts.staticDir ?? null, csp, req, res);
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD });
 
@@ -97,6 +100,7 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
     http.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
+  csp = contentSecurityPolicy({ engineOrigin: `http://127.0.0.1:${port}` });
   const allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...(opts.extraOrigins ?? [])]);
 
   http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {

@@ -19,23 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** The same policy the Electron window enforces, so the browser build gets it too. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Monaco injects style elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 /** Serves the built renderer; never anything outside `root`. */
-export async function serveStatic(root: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveStatic(root: string | null, csp: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405).end();
     return;
@@ -52,11 +37,11 @@ export async function serveStatic(root: string | null, req: IncomingMessage, res
     res.writeHead(403).end();
     return;
   }
-  await serveFile(file, req, res);
+  await serveFile(file, csp, req, res);
 }
 
 /** Sends one file (or a 404) with the studio's security headers. */
-export async function serveFile(file: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveFile(file: string | null, csp: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     if (!file) throw new Error('no such file');
     const info = await stat(file);
@@ -64,7 +49,7 @@ export async function serveFile(file: string | null, req: IncomingMessage, res: 
     res.writeHead(200, {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': info.size,
-      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'content-security-policy': csp,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-cache',
     });

@@ -21,33 +21,41 @@ export const serveCommand: Command = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${values.port}`);
     // A token from the environment keeps it out of `ps` output when a parent process starts us.
     const token = values.token ?? process.env.ROBOCELL_TOKEN ?? undefined;
-    const engine = await startEngine({ port, token, extraOrigins: values['allow-origin'], staticDir: values['no-ui'] ? null : undefined });
+    // Handlers go in before anything else: a parent may signal the moment it reads the ready
+    // line (or during start-up), and an unhandled SIGTERM would kill us uncleanly.
+    let engine: Awaited<ReturnType<typeof startEngine>> | null = null;
+    let closing = false;
+    let finish: (code: number) => void = () => undefined;
+    const finished = new Promise<number>((resolve) => (finish = resolve));
+    const shutdown = (why: string) => {
+      if (closing) return;
+      closing = true;
+      process.stderr.write(`engine: shutting down (${why})\n`);
+      const force = setTimeout(() => finish(0), 3000);
+      force.unref();
+      void (engine?.close() ?? Promise.resolve()).then(() => {
+        clearTimeout(force);
+        finish(0);
+      });
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    if (values['parent-stdin']) {
+      // The shell holds our stdin open; when it dies without signalling, stdin ends.
+      process.stdin.on('end', () => shutdown('parent stdin closed'));
+      process.stdin.on('error', () => shutdown('parent stdin closed'));
+      process.stdin.resume();
+    }
+    engine = await startEngine({ port, token, extraOrigins: values['allow-origin'], staticDir: values['no-ui'] ? null : undefined });
+    if (closing) {
+      await engine.close();
+      return 0;
+    }
     // The one machine-readable line a parent (the Electron shell, tests) waits for.
     process.stdout.write(JSON.stringify({ ready: { port: engine.server.port, pid: process.pid } }) + '\n');
     if (!values['parent-stdin']) process.stderr.write(`Robocell Studio engine listening. Open:\n  ${engine.server.url}\n`);
 
-    return await new Promise<number>((resolve) => {
-      let closing = false;
-      const shutdown = (why: string) => {
-        if (closing) return;
-        closing = true;
-        process.stderr.write(`engine: shutting down (${why})\n`);
-        const force = setTimeout(() => resolve(0), 3000);
-        force.unref();
-        void engine.close().then(() => {
-          clearTimeout(force);
-          resolve(0);
-        });
-      };
-      process.once('SIGINT', () => shutdown('SIGINT'));
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      if (values['parent-stdin']) {
-        // The shell holds our stdin open; when it dies without signalling, stdin ends.
-        process.stdin.on('end', () => shutdown('parent stdin closed'));
-        process.stdin.on('error', () => shutdown('parent stdin closed'));
-        process.stdin.resume();
-      }
-    }).then((code) => {
+    return await finished.then((code) => {
       // Stray handles (a stuck client) must not keep the process alive after shutdown.
       setTimeout(() => process.exit(code), 50).unref();
       return code;
