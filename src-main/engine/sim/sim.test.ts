@@ -30,6 +30,18 @@ describe('Sim', () => {
     expect(sim.names('actuator')).toEqual(['hinge']);
   });
 
+  it('gives unnamed elements an empty name and keeps UTF-8 names intact', async () => {
+    const sim = await Sim.loadString(`<mujoco><worldbody><body name="würfel"><freejoint/><geom size=".1"/></body><body><freejoint name="j2"/><geom size=".1"/></body></worldbody></mujoco>`);
+    try {
+      expect(sim.names('joint')).toEqual(['', 'j2']);
+      expect(sim.names('body')).toEqual(['world', 'würfel', '']);
+      expect(sim.name('geom', 0)).toBe('');
+      expect(sim.id('body', 'würfel')).toBe(1);
+    } finally {
+      sim.dispose();
+    }
+  });
+
   it('steps, runs controllers before each step, and removes them', async () => {
     const sim = await load();
     let calls = 0;

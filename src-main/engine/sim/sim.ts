@@ -70,6 +70,22 @@ const COUNT_FIELDS: Record<ElementKind, keyof MjModel> = {
   material: 'nmat',
 };
 
+/** Where each kind's names start in `model.names` (MuJoCo's name_*adr arrays). */
+const NAME_ADR_FIELDS: Record<ElementKind, keyof MjModel> = {
+  body: 'name_bodyadr',
+  joint: 'name_jntadr',
+  site: 'name_siteadr',
+  geom: 'name_geomadr',
+  actuator: 'name_actuatoradr',
+  camera: 'name_camadr',
+  tendon: 'name_tendonadr',
+  key: 'name_keyadr',
+  equality: 'name_eqadr',
+  mesh: 'name_meshadr',
+  sensor: 'name_sensoradr',
+  material: 'name_matadr',
+};
+
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 export class Sim {
@@ -79,6 +95,7 @@ export class Sim {
   readonly source: string;
 
   private controllers: Controller[] = [];
+  private readonly nameTables = new Map<ElementKind, string[]>();
   /** Awaited between chunks instead of a bare yield: the studio paces and streams a live run through it. */
   private chunkHook: ((sim: Sim) => Promise<void>) | null = null;
   private readonly providers = new Map<string, StateProvider>();
@@ -166,7 +183,28 @@ export class Sim {
 
   /** The element's name ('' when unnamed). */
   name(kind: ElementKind, id: number): string {
-    return this.mj.mj_id2name(this.model, this.objTypes[kind], id) ?? '';
+    return this.nameTable(kind)[id] ?? '';
+  }
+
+  /**
+   * Names of a kind, read once from `model.names`: the binding's mj_id2name returns garbage
+   * ("emsc") for unnamed elements instead of null, and every model array read costs a view.
+   */
+  private nameTable(kind: ElementKind): string[] {
+    let table = this.nameTables.get(kind);
+    if (table) return table;
+    const n = this.model[COUNT_FIELDS[kind]] as number;
+    const adr = this.model[NAME_ADR_FIELDS[kind]] as ArrayLike<number>;
+    const names = this.model.names as ArrayLike<number>;
+    const utf8 = new TextDecoder();
+    table = [];
+    for (let i = 0; i < n; i++) {
+      let end = adr[i];
+      while (end < names.length && names[end] !== 0) end++;
+      table.push(utf8.decode(Uint8Array.from(Array.prototype.slice.call(names, adr[i], end) as number[], (b) => b & 0xff)));
+    }
+    this.nameTables.set(kind, table);
+    return table;
   }
 
   /** All names of a kind, by id. */
