@@ -49,6 +49,21 @@ describe('agent loop on the toy environment (scripted planner)', () => {
     expect(report.steps.length).toBe(out.totals.actions);
   });
 
+  it('does not count time held at the pause gate against the wall budget', async () => {
+    const instance = { taskId: 'count', variant: 'default', seed: 2 };
+    const tight = { ...settings, budgets: { ...settings.budgets, maxWallMs: 1500 } };
+    const held = await runEpisode({
+      env: createToyEnvironment(instance),
+      model,
+      arm: 'tools',
+      settings: tight,
+      outRoot: root,
+      beforeCall: (call) => new Promise((r) => setTimeout(r, call === 2 ? 2000 : 0)),
+    });
+    expect(held.finish).toBe('success');
+    expect(held.totals.wallMs).toBeGreaterThan(2000);
+  });
+
   it('replay reports a tampered state hash', async () => {
     const out = await runEpisode({ env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 0 }), model, arm: 'code', settings, outRoot: root });
     const file = join(out.dir, 'events.jsonl');

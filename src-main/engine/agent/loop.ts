@@ -123,8 +123,13 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
     push({ role: 'user', content: env.instruction });
     const actx: ActionContext = { env, arm, settings, writer, saveImages };
     const { budgets } = settings;
+    // Time spent held at the studio's pause gate is not the agent's: it does not count against the wall budget.
+    let heldMs = 0;
+    const budgetElapsedMs = () => writer.elapsedMs() - heldMs;
     for (let call = 1; ; call++) {
+      const gateStarted = performance.now();
       await o.beforeCall?.(call);
+      heldMs += Math.round(performance.now() - gateStarted);
       if (o.signal?.aborted) {
         [finish, reason] = ['stopped', 'stopped by the user'];
         break;
@@ -133,7 +138,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
         [finish, reason] = ['budget-calls', `out of model calls (${budgets.maxModelCalls})`];
         break;
       }
-      const leftMs = budgets.maxWallMs - writer.elapsedMs();
+      const leftMs = budgets.maxWallMs - budgetElapsedMs();
       if (leftMs <= 0) {
         [finish, reason] = ['budget-wall', `out of wall time (${budgets.maxWallMs} ms)`];
         break;
@@ -149,7 +154,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
         const msg = err instanceof Error ? err.message : String(err);
         fault(call, 'request-failed', msg);
         if (o.signal?.aborted) [finish, reason] = ['stopped', 'stopped by the user'];
-        else if (writer.elapsedMs() >= budgets.maxWallMs) [finish, reason] = ['budget-wall', `out of wall time (${budgets.maxWallMs} ms) waiting for the model`];
+        else if (budgetElapsedMs() >= budgets.maxWallMs) [finish, reason] = ['budget-wall', `out of wall time (${budgets.maxWallMs} ms) waiting for the model`];
         else [finish, reason] = ['model-error', err instanceof ModelRequestError ? msg : `model failed: ${msg}`];
         break;
       }
