@@ -58,7 +58,12 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;
     // Live: the binary stream, straight into the view (never through React state).
-    return client.onPoses((f) => view.current?.setPoses(f.poses));
+    const offPoses = client.onPoses((f) => view.current?.setPoses(f.poses));
+    const offContacts = client.on('scene/contacts-updated', (e) => e.episodeId === episodeId && view.current?.setContacts(e.contacts));
+    return () => {
+      offPoses();
+      offContacts();
+    };
   }, [client, atAction, loadedId, episodeId]);
 
   useEffect(() => {

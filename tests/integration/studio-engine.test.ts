@@ -21,6 +21,7 @@ describe('studio engine service', () => {
   const events = new Map<string, EpisodeEvent[]>();
   const states: string[] = [];
   let poseFrames = 0;
+  let contactUpdates = 0;
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-studio-engine-'));
@@ -29,6 +30,7 @@ describe('studio engine service', () => {
     client.on('run/event', (e) => events.set(e.episodeId, [...(events.get(e.episodeId) ?? []), e.event]));
     client.on('run/state-changed', (e) => states.push(e.state));
     client.onPoses(() => poseFrames++);
+    client.on('scene/contacts-updated', (e) => e.contacts.length > 0 && contactUpdates++);
     const open = new Promise<void>((r) => client.onStatus((s) => s.state === 'open' && r()));
     client.connect();
     await open;
@@ -70,6 +72,7 @@ describe('studio engine service', () => {
     const verdict = events.get(episodeId)!.find((e) => e.type === 'verdict');
     expect(verdict).toMatchObject({ success: true });
     expect(poseFrames).toBeGreaterThan(0);
+    expect(contactUpdates).toBeGreaterThan(0);
     await waitFor(() => states.at(-1) === 'finished', 'the finished state');
   });
 

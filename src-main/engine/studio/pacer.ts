@@ -2,6 +2,7 @@ import { encodePoseFrame } from '../../../src-shared/protocol';
 import type { Sim } from '../sim/sim';
 
 const STREAM_INTERVAL_MS = 1000 / 60;
+const CONTACTS_INTERVAL_MS = 200;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
@@ -22,9 +23,12 @@ export class Pacer {
   private resumed: Promise<void> = Promise.resolve();
   private stopped = false;
 
+  private lastContactsMs = 0;
+
   constructor(
     private readonly send: (frame: ArrayBuffer) => void,
     speed: number | null,
+    private readonly sendContacts: (points: Array<[number, number, number]>) => void = () => undefined,
     private readonly streamId = 0,
   ) {
     this.speed = speed;
@@ -60,6 +64,10 @@ export class Pacer {
     this.poses = sim.bodyPoses(this.poses ?? undefined);
     this.send(encodePoseFrame(this.seq++, sim.data.time, this.streamId, this.poses, sim.nbody));
     this.lastStreamMs = performance.now();
+    if (this.lastStreamMs - this.lastContactsMs >= CONTACTS_INTERVAL_MS) {
+      this.lastContactsMs = this.lastStreamMs;
+      this.sendContacts(sim.contacts().map((c) => c.pos));
+    }
   }
 
   readonly hook = async (sim: Sim): Promise<void> => {

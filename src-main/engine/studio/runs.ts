@@ -131,9 +131,13 @@ export class RunManager {
   async launch(o: LaunchOptions): Promise<ActiveRun> {
     if (this.active) throw new RpcError('busy', `a run is already in progress (${this.active.episodeId}); stop it first`);
     const env = await this.envFactory(o.instance);
-    const pacer = new Pacer((f) => this.host.broadcastPoses(f), o.speed);
+    const pacer = new Pacer(
+      (f) => this.host.broadcastPoses(f),
+      o.speed,
+      (contacts) => run.episodeId && this.host.broadcast({ type: 'scene/contacts-updated', episodeId: run.episodeId, contacts }),
+    );
     env.episodeWorld.sim.setChunkHook(pacer.hook);
-    const run = new ActiveRun(env, pacer, (s, error) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error }));
+    const run: ActiveRun = new ActiveRun(env, pacer, (s, error) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error }));
     this.active = run;
     let started: () => void = () => undefined;
     const folderReady = new Promise<void>((r) => (started = r));
