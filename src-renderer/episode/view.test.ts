@@ -29,6 +29,9 @@ describe('episode view (what the context, cells and timeline panels show)', () =
 
   it('estimates every message and accumulates input tokens per call', () => {
     for (const c of view.calls) for (const e of c.context) expect(e.tokens).toBeGreaterThan(0);
+    // A reply is a few tokens, not the size of the prompt that produced it.
+    for (const c of view.calls) expect(c.replyTokens).toBeGreaterThan(0);
+    for (const c of view.calls) expect(c.replyTokens).toBeLessThan(c.request.estimate.total / 4);
     const cum = view.calls.map((c) => c.cumulativeInputTokens);
     for (let i = 1; i < cum.length; i++) expect(cum[i]).toBeGreaterThan(cum[i - 1]);
     expect(cum[0]).toBe(view.calls[0].reply?.usage?.inputTokens ?? view.calls[0].request.estimate.total);

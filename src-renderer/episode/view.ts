@@ -20,6 +20,8 @@ export interface CallView {
   faults: ModelFaultEvent[];
   retries: number;
   context: ContextEntry[];
+  /** Local estimate of the reply's tokens (the API's output figure is in reply.usage). */
+  replyTokens: number;
   actions: ActionEvent[];
   kind: CallKind;
   /** Input tokens so far including this call: the API's figure where known, else the estimate. */
@@ -43,6 +45,16 @@ export interface EpisodeView {
  */
 const estimateCache = new WeakMap<Message, { total: number; imageTokens: number }>();
 
+function estimateOf(m: Message, family: ReturnType<typeof imageFamilyForModel>['family']): { total: number; imageTokens: number } {
+  let e = estimateCache.get(m);
+  if (!e) {
+    const full = estimateMessage(toTokenMessage(m), family);
+    e = { total: full.total, imageTokens: full.imageTokens };
+    estimateCache.set(m, e);
+  }
+  return e;
+}
+
 /**
  * Derives what the panels show from an episode's events. Pure: the same events give the same
  * view, and a live episode re-derives as events arrive (messages are cached by index).
@@ -63,13 +75,7 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
         break;
       case 'message': {
         messages[ev.index] = ev.message;
-        let e = estimateCache.get(ev.message);
-        if (!e) {
-          const full = estimateMessage(toTokenMessage(ev.message), family);
-          e = { total: full.total, imageTokens: full.imageTokens };
-          estimateCache.set(ev.message, e);
-        }
-        estimates[ev.index] = e;
+        estimates[ev.index] = estimateOf(ev.message, family);
         break;
       }
       case 'model/request': {
@@ -78,14 +84,17 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
           context.push({ index: i, message: messages[i], tokens: estimates[i]?.total ?? 0, imageTokens: estimates[i]?.imageTokens ?? 0, isNew: i >= prevCount });
         }
         prevCount = ev.messageCount;
-        const view: CallView = { call: ev.call, request: ev, reply: null, faults: [], retries: 0, context, actions: [], kind: 'pending', cumulativeInputTokens: 0, cumulativeCostUsd: 0 };
+        const view: CallView = { call: ev.call, request: ev, reply: null, faults: [], retries: 0, context, replyTokens: 0, actions: [], kind: 'pending', cumulativeInputTokens: 0, cumulativeCostUsd: 0 };
         calls.push(view);
         byCall.set(ev.call, view);
         break;
       }
       case 'model/reply': {
         const c = byCall.get(ev.call);
-        if (c) c.reply = ev;
+        if (c) {
+          c.reply = ev;
+          c.replyTokens = estimateOf(ev.reply, family).total;
+        }
         break;
       }
       case 'model/fault':

@@ -42,7 +42,7 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
           </thead>
           <tbody>
             <tr data-testid="usage-api"><td>API usage</td><td>{fmtTokens(usage?.inputTokens)}</td><td>{fmtTokens(usage?.cachedInputTokens)}</td><td>{fmtTokens(usage?.outputTokens)}</td><td>{fmtUsd(call.reply?.costUsd)}</td></tr>
-            <tr><td>estimate</td><td>{fmtTokens(call.request.estimate.total)}</td><td /><td>{fmtTokens(call.reply?.estimate.total)}</td><td /></tr>
+            <tr><td>estimate</td><td>{fmtTokens(call.request.estimate.total)}</td><td /><td>{call.reply ? fmtTokens(call.replyTokens) : '—'}</td><td /></tr>
             <tr className="totals"><td>episode so far</td><td>{fmtTokens(totals.input)}</td><td>{fmtTokens(totals.cached)}</td><td>{fmtTokens(totals.output)}</td><td>{fmtUsd(totals.cost)}</td></tr>
           </tbody>
         </table>
@@ -57,7 +57,7 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
           <MessageItem key={`${call.call}-${e.index}`} entry={e} fileUrl={fileUrl} />
         ))}
         {call.reply && (
-          <MessageItem key={`${call.call}-reply`} entry={{ index: call.context.length, message: call.reply.reply, tokens: call.reply.estimate.total, imageTokens: 0, isNew: true }} fileUrl={fileUrl} reply />
+          <MessageItem key={`${call.call}-reply`} entry={{ index: call.context.length, message: call.reply.reply, tokens: call.replyTokens, imageTokens: 0, isNew: true }} fileUrl={fileUrl} reply />
         )}
         {call.faults.map((f, i) => (
           <li key={`f${i}`} className="message fault"><span className="role">fault</span> <b>{f.kind}</b>: {f.detail}</li>
