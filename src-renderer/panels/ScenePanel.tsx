@@ -58,7 +58,7 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;
     // Live: the binary stream, straight into the view (never through React state).
-    const offPoses = client.onPoses((f) => view.current?.setPoses(f.poses));
+    const offPoses = client.onPoses((f) => view.current?.setPoses(f.poses, true));
     const offContacts = client.on('scene/contacts-updated', (e) => e.episodeId === episodeId && view.current?.setContacts(e.contacts));
     return () => {
       offPoses();

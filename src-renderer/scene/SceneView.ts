@@ -3,6 +3,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { buildScene, type MujocoScene } from '../../src-shared/scene/builder';
 import type { SceneDescription } from '../../src-shared/scene/description';
+import { PoseInterpolator } from './poseInterpolator';
 
 export interface SceneLabel {
   bodyName: string;
@@ -28,7 +29,7 @@ export class SceneView {
   private readonly resizeObserver: ResizeObserver;
   private model: MujocoScene | null = null;
   private labels: CSS2DObject[] = [];
-  private pendingPoses: Float32Array | null = null;
+  private readonly poses = new PoseInterpolator();
   private preset: ViewPreset = 'orbit';
   private ready: Promise<void>;
   private disposed = false;
@@ -92,7 +93,7 @@ export class SceneView {
     this.camera.position.set(c[0] + 0.75 * ext, c[2] + 0.6 * ext, -c[1] + 0.75 * ext);
     this.camera.updateProjectionMatrix();
     this.setLabels(labels);
-    if (this.pendingPoses) model.applyPoses(this.pendingPoses);
+    if (this.poses.hasFrame) model.applyPoses(this.poses.sample(performance.now()));
   }
 
   get cameraNames(): string[] {
@@ -104,10 +105,12 @@ export class SceneView {
     this.controls.enabled = preset === 'orbit';
   }
 
-  /** Latest body poses (nbody × 7); copied, applied on the next frame. */
-  setPoses(poses: Float32Array): void {
-    if (!this.pendingPoses || this.pendingPoses.length !== poses.length) this.pendingPoses = new Float32Array(poses.length);
-    this.pendingPoses.set(poses);
+  /**
+   * Latest body poses (nbody × 7), copied and drawn from the next frame. `smooth` (the live
+   * stream) blends from the pose on screen; a seek jumps.
+   */
+  setPoses(poses: Float32Array, smooth = false): void {
+    this.poses.push(poses, performance.now(), smooth);
   }
 
   setLabels(labels: SceneLabel[]): void {
@@ -213,7 +216,7 @@ export class SceneView {
     const now = performance.now();
     if (this.lastFrameAt) this.frameTimes[this.frameIndex++ % this.frameTimes.length] = now - this.lastFrameAt;
     this.lastFrameAt = now;
-    if (this.model && this.pendingPoses) this.model.applyPoses(this.pendingPoses);
+    if (this.model && this.poses.hasFrame) this.model.applyPoses(this.poses.sample(now));
     let camera: THREE.PerspectiveCamera = this.camera;
     if (this.preset !== 'orbit' && this.model) {
       const mc = this.model.cameras.find((c) => c.name === this.preset);
