@@ -84,6 +84,21 @@ describe('studio engine service', () => {
     expect(events.get(episodeId)!.find((e) => e.type === 'verdict')).toMatchObject({ success: false, finish: 'stopped' });
   });
 
+  it('runs a scratch cell against a paused live run, and on a scratch world otherwise', async () => {
+    // A quarter of real time: the run is certainly still moving when the second scratch cell is sent.
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'code', model: 'scripted', settings: SETTINGS, speed: 0.25, startPaused: true });
+    await expect(client.request('scratch/run', { episodeId, code: 'robo.state().arms[0].tcp' })).resolves.toMatchObject({ target: 'live-run', ok: true });
+    await client.request('run/control', { episodeId, action: 'resume' });
+    await expect(client.request('scratch/run', { episodeId, code: '1' })).rejects.toThrow(/pause the run/);
+    await client.request('run/control', { episodeId, action: 'stop' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+    await waitFor(() => states.at(-1) === 'stopped', 'the stopped state');
+    const r = await client.request('scratch/run', { episodeId, code: 'let n = 41;\nn + 1' });
+    expect(r).toMatchObject({ target: 'scratch-world', ok: true, detail: { value: '42' } });
+    // The scratch namespace persists across scratch cells.
+    await expect(client.request('scratch/run', { episodeId, code: 'n * 2' })).resolves.toMatchObject({ detail: { value: '82' } });
+  });
+
   it('restores the scene of any recorded moment exactly', async () => {
     const scene = await client.request('scene/get', { episodeId: toolsEpisode });
     expect(scene.description.nbody * 7).toBe(scene.frame.poses.length);
