@@ -33,6 +33,8 @@ export class SceneView {
   private preset: ViewPreset = 'orbit';
   private ready: Promise<void>;
   private disposed = false;
+  /** Something changed since the last render; an idle view draws nothing (no CPU or GPU spent). */
+  private dirty = true;
   private frameTimes = new Float32Array(120);
   private frameIndex = 0;
   private lastFrameAt = 0;
@@ -48,6 +50,7 @@ export class SceneView {
     host.appendChild(this.labelRenderer.domElement);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = true;
+    this.controls.addEventListener('change', () => (this.dirty = true));
     this.camera.position.set(1.6, 1.2, 1.6);
     this.controls.target.set(0, 0.5, 0);
 
@@ -93,6 +96,7 @@ export class SceneView {
     this.camera.position.set(c[0] + 0.75 * ext, c[2] + 0.6 * ext, -c[1] + 0.75 * ext);
     this.camera.updateProjectionMatrix();
     this.setLabels(labels);
+    this.dirty = true;
     if (this.poses.hasFrame) model.applyPoses(this.poses.sample(performance.now()));
   }
 
@@ -101,6 +105,7 @@ export class SceneView {
   }
 
   setPreset(preset: ViewPreset): void {
+    this.dirty = true;
     this.preset = preset;
     this.controls.enabled = preset === 'orbit';
   }
@@ -110,10 +115,12 @@ export class SceneView {
    * stream) blends from the pose on screen; a seek jumps.
    */
   setPoses(poses: Float32Array, smooth = false): void {
+    this.dirty = true;
     this.poses.push(poses, performance.now(), smooth);
   }
 
   setLabels(labels: SceneLabel[]): void {
+    this.dirty = true;
     for (const l of this.labels) l.removeFromParent();
     this.labels = [];
     if (!this.model) return;
@@ -131,10 +138,12 @@ export class SceneView {
   }
 
   setLabelsVisible(visible: boolean): void {
+    this.dirty = true;
     for (const l of this.labels) l.visible = visible;
   }
 
   setShadows(enabled: boolean): void {
+    this.dirty = true;
     this.renderer.shadowMap.enabled = enabled;
     this.scene.traverse((o) => {
       if ((o as THREE.Light).isLight && 'castShadow' in o) (o as THREE.DirectionalLight).castShadow = enabled;
@@ -143,6 +152,7 @@ export class SceneView {
 
   /** Contact points in MuJoCo world coordinates (metres). */
   setContacts(points: ReadonlyArray<readonly [number, number, number]>): void {
+    this.dirty = true;
     const m = new THREE.Matrix4();
     const n = Math.min(points.length, this.contactsMesh.instanceMatrix.count);
     for (let i = 0; i < n; i++) {
@@ -154,11 +164,13 @@ export class SceneView {
   }
 
   setContactsVisible(visible: boolean): void {
+    this.dirty = true;
     this.contactsMesh.visible = visible;
   }
 
   /** Motion targets (e.g. move_to goals) in MuJoCo world coordinates. */
   setTargets(points: ReadonlyArray<readonly [number, number, number]>): void {
+    this.dirty = true;
     for (const c of [...this.targetsGroup.children]) {
       c.removeFromParent();
       ((c as THREE.Mesh).geometry as THREE.BufferGeometry).dispose();
@@ -171,12 +183,13 @@ export class SceneView {
   }
 
   setTargetsVisible(visible: boolean): void {
+    this.dirty = true;
     this.targetsGroup.visible = visible;
   }
 
-  /** Mean and 95th-percentile frame interval over the last 120 frames, in ms. */
+  /** Mean and 95th-percentile interval between consecutive drawn frames (last 120), in ms. */
   frameStats(): { meanMs: number; p95Ms: number } {
-    const n = Math.min(this.frames, this.frameTimes.length);
+    const n = Math.min(this.frameIndex, this.frameTimes.length);
     if (n === 0) return { meanMs: 0, p95Ms: 0 };
     const xs = Array.from(this.frameTimes.subarray(0, n)).sort((a, b) => a - b);
     return { meanMs: xs.reduce((s, x) => s + x, 0) / n, p95Ms: xs[Math.floor(0.95 * (n - 1))] };
@@ -202,6 +215,7 @@ export class SceneView {
   }
 
   private resize(): void {
+    this.dirty = true;
     const w = Math.max(1, this.host.clientWidth);
     const h = Math.max(1, this.host.clientHeight);
     this.renderer.setSize(w, h, false);
@@ -214,6 +228,14 @@ export class SceneView {
 
   private frame(): void {
     const now = performance.now();
+    // Damping keeps the orbit moving for a while after the pointer lets go; update() says so.
+    const orbiting = this.preset === 'orbit' && this.controls.update();
+    if (!this.dirty && !orbiting && !this.poses.isBlending(now)) {
+      this.lastFrameAt = 0;
+      return;
+    }
+    this.dirty = false;
+    // Intervals between consecutive drawn frames only: a pause while idle is not a slow frame.
     if (this.lastFrameAt) this.frameTimes[this.frameIndex++ % this.frameTimes.length] = now - this.lastFrameAt;
     this.lastFrameAt = now;
     if (this.model && this.poses.hasFrame) this.model.applyPoses(this.poses.sample(now));
@@ -225,7 +247,7 @@ export class SceneView {
         camera.aspect = this.camera.aspect;
         camera.updateProjectionMatrix();
       }
-    } else this.controls.update();
+    }
     this.renderer.render(this.scene, camera);
     this.labelRenderer.render(this.scene, camera);
     this.frames++;

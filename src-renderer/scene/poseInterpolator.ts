@@ -46,6 +46,11 @@ export class PoseInterpolator {
     return out;
   }
 
+  /** True while a streamed frame is still being blended in. */
+  isBlending(nowMs: number): boolean {
+    return this.intervalMs > 0 && nowMs - this.arrivedMs < this.intervalMs;
+  }
+
   get hasFrame(): boolean {
     return this.next !== null;
   }

@@ -46,7 +46,8 @@ describe('studio states', () => {
     const editor = page.getByTestId('scratch').getByTestId('cell-editor');
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('const a = 1;\nnull.boom;\n');
+    // insertText, not type: typed keys can be taken by the editor's suggestions (Enter accepts one).
+    await page.keyboard.insertText('const a = 1;\nnull.boom;\n');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'TypeError' }).waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('scratch').locator('pre.error').first().textContent()).resolves.toContain('line 2');
@@ -56,7 +57,7 @@ describe('studio states', () => {
     await page.getByTestId('scratch-budget').selectOption('1');
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('while (true) {}');
+    await page.keyboard.insertText('while (true) {}');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch').locator('pre.error').filter({ hasText: /budget|time/i }).first().waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('states-3-budget-stop.png') });

@@ -76,7 +76,7 @@ describe('studio walk-through', () => {
     const editor = card.getByTestId('cell-editor');
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nconsole.log("edited by hand");');
+    await page.keyboard.insertText('\nconsole.log("edited by hand");');
     await card.getByTestId('replay-edited').click();
     await page.getByTestId('duel').waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('notice').textContent()).resolves.toMatch(/matching state hashes/);
@@ -90,7 +90,7 @@ describe('studio walk-through', () => {
     await card.getByTestId('edit-action').click();
     await card.getByTestId('cell-editor').locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nconsole.log("forked");');
+    await page.keyboard.insertText('\nconsole.log("forked");');
     await card.getByTestId('replay-continue').click();
     await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
     await page.getByTestId('cell-stdout').filter({ hasText: 'forked' }).first().waitFor();
