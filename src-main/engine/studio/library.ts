@@ -31,6 +31,11 @@ export const bundledEpisodesDir = (): string => join(assetsDir(), 'demo-episodes
 export class EpisodeLibrary {
   /** Episodes a live run is writing: listed as live, never deleted. */
   readonly live = new Set<string>();
+  /**
+   * Parsed episodes by folder, reused while events.jsonl keeps its size and mtime: scrubbing
+   * seeks and library listings would otherwise re-parse every event each time.
+   */
+  private readonly parsed = new Map<string, { stamp: string; episode: LoadedEpisode }>();
 
   constructor(
     readonly userDir: string,
@@ -52,11 +57,23 @@ export class EpisodeLibrary {
   open(id: string): LoadedEpisode & { sidecar: Sidecar; bundled: boolean } {
     const { dir, bundled } = this.dirOf(id);
     try {
-      return { ...loadEpisode(dir), sidecar: this.sidecar(dir), bundled };
+      return { ...this.load(dir), sidecar: this.sidecar(dir), bundled };
     } catch (err) {
       if (err instanceof EpisodeFormatError) throw new RpcError('invalid-argument', err.message);
       throw err;
     }
+  }
+
+  private load(dir: string): LoadedEpisode {
+    const events = join(dir, EVENTS_FILE);
+    const meta = join(dir, META_FILE);
+    const st = (f: string) => (existsSync(f) ? `${statSync(f).size}:${statSync(f).mtimeMs}` : '-');
+    const stamp = `${st(events)}|${st(meta)}`;
+    const hit = this.parsed.get(dir);
+    if (hit && hit.stamp === stamp) return hit.episode;
+    const episode = loadEpisode(dir);
+    this.parsed.set(dir, { stamp, episode });
+    return episode;
   }
 
   /** A file inside an episode folder (images, snapshots), or null when the path leaves the folder. */
@@ -75,7 +92,7 @@ export class EpisodeLibrary {
         const dir = join(root, name);
         if (!existsSync(join(dir, META_FILE))) continue;
         try {
-          out.push(this.summarize(loadEpisode(dir), this.sidecar(dir), bundled));
+          out.push(this.summarize(this.load(dir), this.sidecar(dir), bundled));
         } catch {
           // A corrupt folder must not hide the rest; opening it reports the problem.
           continue;
@@ -139,6 +156,7 @@ export class EpisodeLibrary {
     if (bundled) throw new RpcError('invalid-argument', 'bundled example episodes cannot be deleted');
     if (this.live.has(id)) throw new RpcError('busy', 'this episode is still running; stop it first');
     rmSync(dir, { recursive: true, force: true });
+    this.parsed.delete(dir);
   }
 
   export(id: string): { fileName: string; json: string } {

@@ -7,7 +7,7 @@ import { DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
 import { attachCameraSource } from '../../render/simView';
 import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
-import { UsageError, type Command } from '../command';
+import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 function positiveNumber(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -61,9 +61,7 @@ export const execCommand: Command = {
       args: argv,
       allowPositionals: true,
       options: {
-        task: { type: 'string' },
-        variant: { type: 'string', default: 'default' },
-        seed: { type: 'string', default: '0' },
+        ...INSTANCE_OPTIONS,
         json: { type: 'boolean', default: false },
         'wall-ms': { type: 'string' },
         'sim-steps': { type: 'string' },
@@ -72,10 +70,9 @@ export const execCommand: Command = {
         render: { type: 'boolean', default: false },
       },
     });
-    if (!values.task) throw new UsageError('--task is required (list them with `robocell tasks`)');
+    const instance = instanceFromArgs(values);
+    const { seed } = instance;
     if (positionals.length === 0) throw new UsageError('give at least one CELL.js file');
-    const seed = Number(values.seed);
-    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
     if (values.audit !== 'refuse' && values.audit !== 'report') throw new UsageError(`--audit must be refuse or report, got ${values.audit}`);
     const auditMode: AuditMode = values.audit;
     const budget = { wallMs: positiveNumber('--wall-ms', values['wall-ms'], DEFAULT_CELL_BUDGET.wallMs), simSteps: positiveNumber('--sim-steps', values['sim-steps'], DEFAULT_CELL_BUDGET.simSteps) };
@@ -86,7 +83,6 @@ export const execCommand: Command = {
         throw new UsageError(`cannot read cell file ${p}: ${e instanceof Error ? e.message : String(e)}`);
       }
     });
-    const instance = { taskId: values.task, variant: values.variant, seed };
     try {
       resolveInstance(instance);
     } catch (e) {

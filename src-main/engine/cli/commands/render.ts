@@ -5,7 +5,7 @@ import { disposeSharedRenderer, sharedRenderer } from '../../render/headless';
 import { SimRenderView } from '../../render/simView';
 import { Sim } from '../../sim/sim';
 import { createEpisodeWorld } from '../../tasks/episode';
-import { UsageError, type Command } from '../command';
+import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 /** "640x480" → [640, 480]; the error names the bad value. */
 export function parseSize(text: string): [number, number] {
@@ -23,9 +23,7 @@ export const renderCommand: Command = {
     const { values } = parseArgs({
       args: argv,
       options: {
-        task: { type: 'string' },
-        variant: { type: 'string', default: 'default' },
-        seed: { type: 'string', default: '0' },
+        ...INSTANCE_OPTIONS,
         mjcf: { type: 'string' },
         keyframe: { type: 'string' },
         camera: { type: 'string' },
@@ -37,14 +35,12 @@ export const renderCommand: Command = {
     if (!values.camera) throw new UsageError('--camera NAME is required');
     if (!values.out) throw new UsageError('--out FILE.png is required');
     if (values.keyframe && !values.mjcf) throw new UsageError('--keyframe applies to --mjcf only (a task starts from its own keyframe)');
-    const seed = Number(values.seed);
-    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
     const [widthPx, heightPx] = parseSize(values.size);
 
     let sim: Sim;
     let release: () => void;
     if (values.task) {
-      const ep = await createEpisodeWorld({ taskId: values.task, variant: values.variant, seed });
+      const ep = await createEpisodeWorld(instanceFromArgs(values));
       sim = ep.sim;
       release = () => ep.dispose();
     } else {

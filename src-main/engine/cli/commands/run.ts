@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
 import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
 import { defaultEpisodesDir } from '../../episodes/store';
-import { UsageError, type Command } from '../command';
+import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 function intOpt(name: string, v: string | undefined, fallback: number, min = 1): number {
   if (v === undefined) return fallback;
@@ -48,9 +48,7 @@ export const runCommand: Command = {
     const { values } = parseArgs({
       args: argv,
       options: {
-        task: { type: 'string' },
-        variant: { type: 'string', default: 'default' },
-        seed: { type: 'string', default: '0' },
+        ...INSTANCE_OPTIONS,
         arm: { type: 'string' },
         model: { type: 'string', default: 'scripted' },
         'base-url': { type: 'string' },
@@ -68,10 +66,9 @@ export const runCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    if (!values.task) throw new UsageError('--task is required (see `robocell tasks`)');
+    const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
     const arm = enumOpt('arm', values.arm, Arm, 'tools');
-    const seed = intOpt('seed', values.seed, 0, 0);
     const d = DEFAULT_SETTINGS;
     const settings: AgentSettings = {
       images: enumOpt('images', values.images, ImagesPolicy, d.images),
@@ -92,9 +89,8 @@ export const runCommand: Command = {
       throw new UsageError(err instanceof Error ? err.message : String(err));
     }
     const outRoot = values.out ? resolve(values.out) : defaultEpisodesDir();
-    const instance = { taskId: values.task, variant: values.variant, seed };
     const log = (s: string) => process.stderr.write(s + '\n');
-    log(`robocell run: ${instance.taskId}/${instance.variant} seed ${seed}, ${arm} arm, model ${model.info.label}`);
+    log(`robocell run: ${instance.taskId}/${instance.variant} seed ${instance.seed}, ${arm} arm, model ${model.info.label}`);
     // Images need the headless renderer; --no-render runs without any (the model is told nothing is attached).
     const env = await createRobotEnvironment(instance, { render: !values['no-render'] });
     const stop = new AbortController();

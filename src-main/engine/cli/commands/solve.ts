@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createEpisodeWorld, resolveInstance, runSolution } from '../../tasks/episode';
-import { UsageError, type Command } from '../command';
+import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 export const solveCommand: Command = {
   name: 'solve',
@@ -9,12 +9,10 @@ export const solveCommand: Command = {
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
-      options: { task: { type: 'string' }, variant: { type: 'string', default: 'default' }, seed: { type: 'string', default: '0' }, json: { type: 'boolean', default: false } },
+      options: { ...INSTANCE_OPTIONS, json: { type: 'boolean', default: false } },
     });
-    if (!values.task) throw new UsageError('--task is required (list them with `robocell tasks`)');
-    const seed = Number(values.seed);
-    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
-    const instance = { taskId: values.task, variant: values.variant, seed };
+    const instance = instanceFromArgs(values);
+    const { seed } = instance;
     try {
       resolveInstance(instance);
     } catch (e) {
