@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef } from '../episode';
+import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { method } from './frame';
 
@@ -39,6 +39,8 @@ export const EpisodeSummary = z.object({
   scripted: z.boolean(),
   success: z.boolean().nullable(),
   finish: z.string().nullable(),
+  /** How it ended, in the shared vocabulary ("running" while live). */
+  outcome: Outcome,
   llmCalls: z.number().int(),
   inputTokens: z.number().int(),
   costUsd: z.number().nullable(),

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EPISODE_SCHEMA_VERSION,
+  outcomeOf,
   type AgentSettings,
   type Arm,
   type EpisodeEvent,
@@ -16,6 +17,7 @@ import {
   type ImagePart,
   type Message,
   type ModelFaultEvent,
+  type Outcome,
   type Totals,
   type ToolCall,
   type ToolDef,
@@ -59,6 +61,8 @@ export interface EpisodeOutcome {
   meta: EpisodeMeta;
   success: boolean;
   finish: FinishKind;
+  /** The shared vocabulary of how it ended (src-shared/episode/outcome). */
+  outcome: Outcome;
   reason: string;
   totals: Totals;
 }
@@ -237,7 +241,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   const totals = tally.totals(env.simSteps(), writer.elapsedMs());
   rec({ type: 'verdict', success, finish, reason: fullReason, modelStatus, modelSummary, totals });
   writer.close();
-  return { dir: writer.dir, meta, success, finish, reason: fullReason, totals };
+  return { dir: writer.dir, meta, success, finish, outcome: outcomeOf({ success, finish }), reason: fullReason, totals };
 }
 
 function safeJudge(env: Environment): { success: boolean; reason: string } {

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, normalize, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { EpisodeEvent, EpisodeFormatError, migrateMeta, type EpisodeMeta } from '../../../src-shared/episode';
+import { EpisodeEvent, EpisodeFormatError, migrateMeta, outcomeOf, type EpisodeMeta } from '../../../src-shared/episode';
 import type { EpisodeSummary } from '../../../src-shared/protocol';
 import { EVENTS_FILE, META_FILE, loadEpisode, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
@@ -125,6 +125,7 @@ export class EpisodeLibrary {
       scripted: ep.meta.model.scripted,
       success: verdict ? verdict.success : null,
       finish: verdict ? verdict.finish : null,
+      outcome: outcomeOf(verdict, this.live.has(ep.meta.id)),
       llmCalls,
       inputTokens: verdict ? verdict.totals.inputTokens || inputTokens : inputTokens,
       costUsd: verdict ? verdict.totals.costUsd : costUsd,
