@@ -8,6 +8,7 @@ import { renderSuite } from './render';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
 import { studioSuite } from './studio';
+import { printTargetSummary } from './targets';
 
 export interface BenchSuite {
   name: string;
@@ -23,3 +24,4 @@ for (const suite of suites) {
   await suite.run();
 }
 if (suites.length === 0) console.log('no benchmark suites registered yet');
+printTargetSummary();

@@ -1,42 +1,136 @@
 /**
- * The `solve` benchmark suite: wall time of one reference episode per task (default variant,
- * seeds 0 and 1), with the sim steps it took and the resulting steps per second of the whole
- * stack (IK planning, controller, primitives, judge).
+ * The `solve` benchmark suite: every task's reference solution run through the primitives (IK
+ * planning, controller, chunked stepping, judge) against a bare mj_step loop on the same scene.
+ *
+ * Per instance: an untimed run records the ctrl the controllers wrote before every step; then,
+ * on fresh worlds of the same instance, one timed run of the solution through the primitives and
+ * one timed bare loop that copies the recorded ctrl in and calls mj_step (the least any
+ * controller does), in alternating order. Both end in the same state (checked by the state hash),
+ * so the two sides step identical physics and the ratio is the primitives' overhead alone.
  */
-import { createEpisodeWorld, runSolution } from '../tasks/episode';
+import { createEpisodeWorld, runSolution, type EpisodeWorld } from '../tasks/episode';
 import { TASKS } from '../tasks/registry';
+import type { TaskInstance } from '../tasks/types';
 import type { BenchSuite } from './main';
+import { reportTarget } from './targets';
 
 const SEEDS = [0, 1];
+const TARGET_RATIO = 0.8;
+
+/** Records the ctrl vector before each step (run as the last controller, after the arms wrote theirs). */
+function recordCtrl(ep: EpisodeWorld): { take(): { ctrl: Float64Array; steps: number }; stop(): void } {
+  const nu = ep.sim.model.nu;
+  let buf = new Float64Array(nu * 8192);
+  let steps = 0;
+  const stop = ep.sim.addController((s) => {
+    if ((steps + 1) * nu > buf.length) {
+      const bigger = new Float64Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    buf.set(s.data.ctrl as Float64Array, steps * nu);
+    steps++;
+  });
+  return { take: () => ({ ctrl: buf.subarray(0, steps * nu), steps }), stop };
+}
+
+function bareReplay(ep: EpisodeWorld, ctrl: Float64Array, steps: number): number {
+  const { mj, model, data } = ep.sim;
+  const nu = model.nu;
+  const view = data.ctrl as Float64Array; // mj_step allocates nothing, so the view stays valid
+  const t0 = performance.now();
+  for (let i = 0; i < steps; i++) {
+    const o = i * nu;
+    for (let j = 0; j < nu; j++) view[j] = ctrl[o + j];
+    mj.mj_step(model, data);
+  }
+  return performance.now() - t0;
+}
+
+interface InstanceFigures {
+  solved: boolean;
+  steps: number;
+  primitivesMs: number;
+  bareMs: number;
+  identical: boolean;
+}
+
+async function measureInstance(instance: TaskInstance, bareFirst: boolean): Promise<InstanceFigures> {
+  const rec = await createEpisodeWorld(instance);
+  let recorded: { ctrl: Float64Array; steps: number };
+  try {
+    const r = recordCtrl(rec);
+    await runSolution(rec);
+    r.stop();
+    recorded = r.take();
+  } finally {
+    rec.dispose();
+  }
+  const bare = async (): Promise<{ ms: number; hash: string }> => {
+    const ep = await createEpisodeWorld(instance);
+    try {
+      const ms = bareReplay(ep, recorded.ctrl, recorded.steps);
+      return { ms, hash: ep.sim.stateHash() };
+    } finally {
+      ep.dispose();
+    }
+  };
+  const prims = async (): Promise<{ ms: number; hash: string; solved: boolean; steps: number }> => {
+    const ep = await createEpisodeWorld(instance);
+    try {
+      const run = await runSolution(ep);
+      return { ms: run.wallMs, hash: ep.sim.stateHash(), solved: run.verdict.success, steps: run.simSteps };
+    } finally {
+      ep.dispose();
+    }
+  };
+  let b: Awaited<ReturnType<typeof bare>>;
+  let p: Awaited<ReturnType<typeof prims>>;
+  if (bareFirst) {
+    b = await bare();
+    p = await prims();
+  } else {
+    p = await prims();
+    b = await bare();
+  }
+  return { solved: p.solved, steps: p.steps, primitivesMs: p.ms, bareMs: b.ms, identical: p.hash === b.hash && p.steps === recorded.steps };
+}
 
 export const solveSuite: BenchSuite = {
   name: 'solve',
   async run() {
     process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
-    console.log('| task | solved | mean wall ms | mean sim steps | sim steps/s | mean load ms |');
-    console.log('|---|---|---|---|---|---|');
-    let totalMs = 0;
-    let totalSteps = 0;
+    console.log('reference solutions through the primitives vs bare mj_step replaying the same ctrl on the same scene');
+    console.log('| task | solved | mean sim steps | primitives ms | bare mj_step ms | primitives steps/s | bare steps/s | ratio |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    let primMs = 0;
+    let bareMs = 0;
+    let steps = 0;
+    let diverged = 0;
+    let k = 0;
     for (const t of TASKS) {
-      let wall = 0;
-      let steps = 0;
-      let load = 0;
-      let ok = 0;
-      for (const seed of SEEDS) {
-        const t0 = performance.now();
-        const ep = await createEpisodeWorld({ taskId: t.id, variant: t.variants[0].id, seed });
-        load += performance.now() - t0;
-        const run = await runSolution(ep);
-        ep.dispose();
-        wall += run.wallMs;
-        steps += run.simSteps;
-        if (run.verdict.success) ok++;
-      }
-      totalMs += wall;
-      totalSteps += steps;
-      const n = SEEDS.length;
-      console.log(`| ${t.id} | ${ok}/${n} | ${Math.round(wall / n)} | ${Math.round(steps / n)} | ${Math.round((steps / wall) * 1000)} | ${Math.round(load / n)} |`);
+      const rows: InstanceFigures[] = [];
+      for (const seed of SEEDS) rows.push(await measureInstance({ taskId: t.id, variant: t.variants[0].id, seed }, k++ % 2 === 0));
+      const sum = (f: (r: InstanceFigures) => number): number => rows.reduce((s, r) => s + f(r), 0);
+      const tp = sum((r) => r.primitivesMs);
+      const tb = sum((r) => r.bareMs);
+      const ts = sum((r) => r.steps);
+      primMs += tp;
+      bareMs += tb;
+      steps += ts;
+      diverged += rows.filter((r) => !r.identical).length;
+      const solved = rows.filter((r) => r.solved).length;
+      console.log(`| ${t.id} | ${solved}/${rows.length} | ${Math.round(ts / rows.length)} | ${Math.round(tp)} | ${Math.round(tb)} | ${Math.round((ts / tp) * 1000)} | ${Math.round((ts / tb) * 1000)} | ${(tb / tp).toFixed(2)} |`);
     }
-    console.log(`\nall tasks: ${(totalMs / 1000).toFixed(1)} s wall for ${totalSteps} sim steps (${Math.round((totalSteps / totalMs) * 1000)} steps/s through the primitives)`);
+    const ratio = bareMs / primMs;
+    console.log(`\nall tasks, seeds ${SEEDS.join(', ')}: ${steps} sim steps; through the primitives ${(primMs / 1000).toFixed(2)} s (${Math.round((steps / primMs) * 1000)} steps/s), bare ${(bareMs / 1000).toFixed(2)} s (${Math.round((steps / bareMs) * 1000)} steps/s)`);
+    if (diverged) console.log(`  WARNING: ${diverged} instance(s) ended in a different state bare than through the primitives: the comparison is not like for like`);
+    reportTarget({
+      name: '1 primitives speed',
+      figure: `${Math.round((steps / primMs) * 1000)} steps/s through the primitives, ${Math.round((steps / bareMs) * 1000)} bare`,
+      ratio: `${ratio.toFixed(2)}× bare mj_step`,
+      target: `≥ ${TARGET_RATIO.toFixed(2)}×`,
+      met: ratio >= TARGET_RATIO && diverged === 0,
+    });
   },
 };
