@@ -7,7 +7,14 @@ import { EPISODE_SCHEMA_VERSION, EpisodeMeta } from './schema';
 
 type Step = (meta: Record<string, unknown>) => Record<string, unknown>;
 /** steps[n] lifts a version-n meta to n+1. */
-const steps: Record<number, Step> = {};
+const steps: Record<number, Step> = {
+  // 1 → 2: cells gained a language; every version-1 episode wrote JavaScript.
+  1: (meta) => {
+    const settings = meta.settings;
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return meta;
+    return { ...meta, settings: { ...settings, language: 'javascript' } };
+  },
+};
 
 export class EpisodeFormatError extends Error {
   override name = 'EpisodeFormatError';

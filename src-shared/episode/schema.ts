@@ -6,13 +6,18 @@
 import { z } from 'zod';
 import { AssistantMessage, Message, TokenUsage, ToolDef } from './messages';
 
-export const EPISODE_SCHEMA_VERSION = 1;
+/** 2: `settings.language` (the code arm's cell language). */
+export const EPISODE_SCHEMA_VERSION = 2;
 
 export const Arm = z.enum(['tools', 'code']);
 export type Arm = z.infer<typeof Arm>;
 
 export const InstanceRef = z.object({ taskId: z.string().min(1), variant: z.string().min(1), seed: z.number().int().nonnegative() });
 export type InstanceRef = z.infer<typeof InstanceRef>;
+
+/** The code arm's cell language; the tool-calling arm records it too but writes no cells. */
+export const CellLanguage = z.enum(['javascript', 'python']);
+export type CellLanguage = z.infer<typeof CellLanguage>;
 
 export const ImagesPolicy = z.enum(['on-demand', 'on-motion', 'none']);
 export type ImagesPolicy = z.infer<typeof ImagesPolicy>;
@@ -33,8 +38,12 @@ export const AgentSettings = z.object({
   cameras: z.array(z.string()),
   imageDetail: z.enum(['low', 'high', 'auto']),
   budgets: Budgets,
+  /** Missing in requests from older clients: JavaScript, the only language before schemaVersion 2. */
+  language: CellLanguage.default('javascript'),
 });
 export type AgentSettings = z.infer<typeof AgentSettings>;
+/** What a request may send (fields with defaults may be missing). */
+export type AgentSettingsInput = z.input<typeof AgentSettings>;
 
 export const ModelInfo = z.object({
   /** "scripted" for the offline planner, else the provider's model name. */
@@ -136,7 +145,7 @@ export const ActionEvent = z.object({
   call: z.number().int().positive(),
   toolCallId: z.string(),
   kind: z.enum(['tool', 'cell']),
-  /** Primitive name for a tool action, "javascript" for a cell. */
+  /** Primitive name for a tool action, the code tool's name ("javascript" or "python") for a cell. */
   name: z.string(),
   /** Tool arguments, or `{ code }` for a cell. */
   args: z.record(z.string(), z.unknown()),

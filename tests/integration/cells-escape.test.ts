@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CellRuntime } from '../../src-main/engine/cells/runtime';
+import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
 import type { CellResult } from '../../src-main/engine/cells/types';
 import { createFakeRobot, type FakeRobot } from './helpers/fakeRobot';
 
@@ -29,7 +29,7 @@ const VERDICT = `
 
 describe('cells: escape attempts', () => {
   let robot: FakeRobot;
-  let rt: CellRuntime;
+  let rt: JsCellRuntime;
   let registry: FakeRobot['registry'];
   const echoed: unknown[] = [];
   beforeAll(() => {
@@ -47,7 +47,7 @@ describe('cells: escape attempts', () => {
   });
   // A fresh sandbox per attempt, so one attempt's leftovers cannot make another pass or fail.
   beforeEach(async () => {
-    rt = await CellRuntime.create({ registry, countSimSteps: robot.steps, auditMode: 'report' });
+    rt = await JsCellRuntime.create({ registry, countSimSteps: robot.steps, auditMode: 'report' });
   });
   afterAll(() => {
     delete host.robocellCanary;

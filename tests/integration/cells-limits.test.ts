@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellBusyError, CellRuntime } from '../../src-main/engine/cells/runtime';
+import { CellBusyError } from '../../src-main/engine/cells/cellRuntime';
+import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
 import { createFakeRobot, type FakeRobot } from './helpers/fakeRobot';
 
 describe('cells: limits and recovery', () => {
   let robot: FakeRobot;
-  let rt: CellRuntime;
+  let rt: JsCellRuntime;
   beforeAll(async () => {
     robot = createFakeRobot({ failGrasps: 100 });
-    rt = await CellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps, memoryLimitMb: 64, auditMode: 'report' });
+    rt = await JsCellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps, memoryLimitMb: 64, auditMode: 'report' });
     await rt.run('let keep = "still here";');
   });
   afterAll(() => rt.dispose());
@@ -114,7 +115,7 @@ describe('cells: limits and recovery', () => {
   });
 
   it('refuses audited cells by default, and runs them in report mode', async () => {
-    const strict = await CellRuntime.create({ registry: robot.registry });
+    const strict = await JsCellRuntime.create({ registry: robot.registry });
     try {
       const r = await strict.run('globalThis.x = 1;\neval("2")');
       expect(r).toMatchObject({ ok: false, refused: true, error: { type: 'AuditRefused', line: 1 } });

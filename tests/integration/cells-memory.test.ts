@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellRuntime } from '../../src-main/engine/cells/runtime';
+import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
 import { createFakeRobot } from './helpers/fakeRobot';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -12,7 +12,7 @@ function rssMb(): number {
 describe('cells: engine memory', () => {
   it('stays flat over 500 cells (prints, robo calls, errors, stops, redeclarations)', async () => {
     const robot = createFakeRobot({ moveDelayMs: 0, stepsPerMove: 10 });
-    const rt = await CellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps });
+    const rt = await JsCellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps });
     const cell = (i: number) => {
       switch (i % 5) {
         case 0:

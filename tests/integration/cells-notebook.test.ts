@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellRuntime } from '../../src-main/engine/cells/runtime';
+import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
 import { createFakeRobot, RETRY_CELL, type FakeRobot } from './helpers/fakeRobot';
 
 describe('cells: notebook semantics', () => {
   let robot: FakeRobot;
-  let rt: CellRuntime;
+  let rt: JsCellRuntime;
   beforeAll(async () => {
     robot = createFakeRobot();
-    rt = await CellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps });
+    rt = await JsCellRuntime.create({ registry: robot.registry, countSimSteps: robot.steps });
   });
   afterAll(() => rt.dispose());
 

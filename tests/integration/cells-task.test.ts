@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CellRuntime } from '../../src-main/engine/cells/runtime';
+import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
 import { createEpisodeWorld } from '../../src-main/engine/tasks/episode';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'cells', name), 'utf8');
@@ -43,7 +43,7 @@ describe('cells: a real task', () => {
   it('solves pp-cube-in-bowl in one cell with a grasp-check-retry loop; EpisodeFinished stops the cell', async () => {
     const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
-    const rt = await CellRuntime.create({ registry: ep.registry, countSimSteps: steps });
+    const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: steps });
     try {
       const r = await rt.run(ONE_CELL, { budget: { wallMs: 60_000, simSteps: 50_000 } });
       expect(r.error).toBeUndefined();
@@ -67,7 +67,7 @@ describe('cells: a real task', () => {
 
   it('runs the exec fixtures as consecutive cells of one episode, and maps arguments onto the real specs', async () => {
     const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
-    const rt = await CellRuntime.create({ registry: ep.registry, countSimSteps: () => Math.round(ep.sim.data.time / ep.sim.timestepSec) });
+    const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: () => Math.round(ep.sim.data.time / ep.sim.timestepSec) });
     try {
       const bad = await rt.run('robo.move_to([0.4, 0, 0.3], { speed: 2 })');
       expect(bad.error).toMatchObject({ type: 'PrimitiveError', line: 1 });

@@ -37,6 +37,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
   cameras: ['front', 'wrist'],
   imageDetail: 'low',
   budgets: { maxModelCalls: 40, maxWallMs: 15 * 60_000, maxSimSteps: 400_000 },
+  language: 'javascript',
 };
 
 export interface RunEpisodeOptions {

@@ -5,7 +5,7 @@
  */
 import ivm from 'isolated-vm';
 import { z } from 'zod';
-import { CellRuntime } from '../cells/runtime';
+import { JsCellRuntime } from '../cells/runtime';
 import type { PrimitiveRegistry, PrimitiveSpec } from '../primitives/types';
 import { createEpisodeWorld } from '../tasks/episode';
 import type { BenchSuite } from './main';
@@ -36,9 +36,9 @@ export const cellsSuite: BenchSuite = {
     const startRuntime: number[] = [];
     const startBare: number[] = [];
     for (let i = 0; i < 12; i++) {
-      let rt: CellRuntime | null = null;
-      startRuntime.push(await timeMs(async () => (rt = await CellRuntime.create({ registry: benchRegistry() }))));
-      await (rt as CellRuntime | null)?.dispose();
+      let rt: JsCellRuntime | null = null;
+      startRuntime.push(await timeMs(async () => (rt = await JsCellRuntime.create({ registry: benchRegistry() }))));
+      await (rt as JsCellRuntime | null)?.dispose();
       let iso: ivm.Isolate | null = null;
       startBare.push(await timeMs(async () => {
         iso = new ivm.Isolate({ memoryLimit: 128 });
@@ -50,7 +50,7 @@ export const cellsSuite: BenchSuite = {
     const bareStartMs = median(startBare.slice(2));
     console.log(`sandbox start-up (isolate + context + prelude): ${fmt(startMs, 'ms')}  (bare isolate + context: ${fmt(bareStartMs, 'ms')}, ratio ${(startMs / bareStartMs).toFixed(1)}×)`);
 
-    const rt = await CellRuntime.create({ registry: benchRegistry() });
+    const rt = await JsCellRuntime.create({ registry: benchRegistry() });
     const iso = new ivm.Isolate({ memoryLimit: 128 });
     const ctx = await iso.createContext();
     try {
@@ -89,7 +89,7 @@ export const cellsSuite: BenchSuite = {
 
     // The real robot registry: a state query (reads the sim, no stepping).
     const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
-    const real = await CellRuntime.create({ registry: ep.registry });
+    const real = await JsCellRuntime.create({ registry: ep.registry });
     try {
       await real.run('for (let i = 0; i < 200; i++) robo.state();');
       const M = 1000;

@@ -62,7 +62,7 @@ describe('defaultImageExtractor', () => {
 
 describe('mergeBudget', () => {
   it('keeps defaults for absent or undefined fields and refuses nonsense', async () => {
-    const { mergeBudget } = await import('./runtime');
+    const { mergeBudget } = await import('./cellRuntime');
     expect(mergeBudget({ wallMs: 10, simSteps: 20 }, { wallMs: undefined, simSteps: 5 })).toEqual({ wallMs: 10, simSteps: 5 });
     expect(mergeBudget({ wallMs: 10, simSteps: 20 }, undefined, { wallMs: Infinity })).toEqual({ wallMs: Infinity, simSteps: 20 });
     expect(() => mergeBudget({ wallMs: 10, simSteps: 20 }, { wallMs: -1 })).toThrow(/wallMs must be a positive number/);

@@ -8,7 +8,8 @@ import type { InstanceRef } from '../../../src-shared/episode';
 import type { PrimitiveRegistry } from '../primitives/types';
 import type { ClientContext, Handler } from '../server/rpc';
 import { RpcError } from '../server/rpc';
-import { CellBusyError, CellRuntime } from './runtime';
+import { CellBusyError, type CellRuntime } from './cellRuntime';
+import { createCellRuntime } from './factory';
 import type { CellImage, CellResult, ImageExtractor } from './types';
 
 /** What a session runs against; `createEpisodeWorld` plus the camera hook in the engine. */
@@ -108,7 +109,7 @@ export function registerCellHandlers(opts: CellHandlerOptions): CellHandlers {
       } catch (e) {
         throw new RpcError('invalid-argument', e instanceof Error ? e.message : String(e));
       }
-      const runtime = await CellRuntime.create({ registry: world.registry, countSimSteps: () => world.countSimSteps(), extractImages: world.extractImages, memoryLimitMb: opts.memoryLimitMb });
+      const runtime = await createCellRuntime({ registry: world.registry, countSimSteps: () => world.countSimSteps(), extractImages: world.extractImages, memoryLimitMb: opts.memoryLimitMb });
       const s: Session = { id, key: instanceKey(instance), world, runtime, lastUsed: Date.now() };
       sessions.set(id, s);
       return s;

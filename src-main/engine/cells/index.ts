@@ -1,5 +1,7 @@
 /** The cell runtime's public surface (see runtime.ts for the design). */
-export { CellBusyError, CellRuntime, type CellRuntimeOptions, type RunCellOptions } from './runtime';
+export { CellBusyError, mergeBudget, type CellLanguage, type CellRuntime, type CellRuntimeOptions, type RunCellOptions } from './cellRuntime';
+export { createCellRuntime, languageOfFile, type CreateCellRuntimeOptions } from './factory';
+export { JsCellRuntime } from './runtime';
 export { defaultImageExtractor, toNamedArgs } from './bridge';
 export { auditCell } from './audit';
 export { parseCell, rewriteCell, RESERVED_GLOBALS } from './source';

@@ -1,5 +1,5 @@
 /**
- * One episode's cell runtime: an isolate (memory-limited) and one context whose global namespace
+ * The JavaScript cell runtime: an isolate (memory-limited) and one context whose global namespace
  * persists across cells, with `robo` bound to the episode's primitive registry.
  *
  * Stops that the cell must not be able to catch (episode finished, budgets, interrupts) terminate the
@@ -15,34 +15,8 @@ import { newCellState, PrimitiveBridge, type CellState } from './bridge';
 import { PRELUDE } from './prelude';
 import { parseCell, rewriteCell } from './source';
 import { specDocs } from './specDocs';
-import { DEFAULT_CELL_BUDGET, type AuditMode, type CellBudget, type CellError, type CellResult, type CellRunHooks, type CellStop, type ImageExtractor } from './types';
-import type { PrimitiveRegistry } from '../primitives/types';
-
-export interface CellRuntimeOptions {
-  registry: PrimitiveRegistry;
-  /** Isolate heap limit; isolated-vm's minimum is 8. Default 128. */
-  memoryLimitMb?: number;
-  /** What to do with a cell the audit flags. Default 'refuse'. */
-  auditMode?: AuditMode;
-  /** Total sim steps taken so far in the episode; the runtime charges each call's difference. */
-  countSimSteps?: () => number;
-  extractImages?: ImageExtractor;
-  defaultBudget?: Partial<CellBudget>;
-  maxOutputChars?: number;
-  maxValueChars?: number;
-}
-
-export interface RunCellOptions {
-  budget?: Partial<CellBudget>;
-  /** Overrides the runtime's audit mode for this cell. */
-  auditMode?: AuditMode;
-  hooks?: CellRunHooks;
-}
-
-/** Thrown by `run` while another cell of the same runtime is still running. */
-export class CellBusyError extends Error {
-  override name = 'CellBusyError';
-}
+import { CellBusyError, mergeBudget, type CellRuntime, type CellRuntimeOptions, type RunCellOptions } from './cellRuntime';
+import { DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from './types';
 
 interface Sandbox {
   isolate: ivm.Isolate;
@@ -69,7 +43,8 @@ const WALL_GRACE_MS = 500;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const sessionGraveyard: ivm.InspectorSession[] = [];
 
-export class CellRuntime {
+export class JsCellRuntime implements CellRuntime {
+  readonly language = 'javascript' as const;
   private sandbox: Sandbox | null = null;
   private readonly bridge: PrimitiveBridge;
   private readonly opts: CellRuntimeOptions;
@@ -92,8 +67,8 @@ export class CellRuntime {
     });
   }
 
-  static async create(opts: CellRuntimeOptions): Promise<CellRuntime> {
-    const rt = new CellRuntime(opts);
+  static async create(opts: CellRuntimeOptions): Promise<JsCellRuntime> {
+    const rt = new JsCellRuntime(opts);
     await rt.ensureSandbox();
     return rt;
   }
@@ -381,22 +356,7 @@ export class CellRuntime {
   }
 }
 
-/** Later layers override earlier ones; absent or undefined fields keep the earlier value. */
-export function mergeBudget(base: CellBudget, ...layers: (Partial<CellBudget> | undefined)[]): CellBudget {
-  const out = { ...base };
-  for (const layer of layers) {
-    if (!layer) continue;
-    for (const key of ['wallMs', 'simSteps'] as const) {
-      const v = layer[key];
-      if (v === undefined) continue;
-      if (typeof v !== 'number' || Number.isNaN(v) || v <= 0) throw new RangeError(`cell budget ${key} must be a positive number, got ${String(v)}`);
-      out[key] = v;
-    }
-  }
-  return out;
-}
-
-function stopErrorType(reason: CellStop['reason']): string {
+export function stopErrorType(reason: CellStop['reason']): string {
   switch (reason) {
     case 'wall-budget':
     case 'step-budget':

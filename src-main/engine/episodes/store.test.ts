@@ -22,7 +22,9 @@ function copyFixture(name: string): string {
 describe('episode store: the frozen schemaVersion 1 fixture', () => {
   it('loads, rebuilds the context of every call and replays with equal hashes', async () => {
     const ep = loadEpisode(FIXTURE);
-    expect(ep.meta.schemaVersion).toBe(1);
+    // Migrated on load: version 1 had no cell language, and every version-1 cell was JavaScript.
+    expect(ep.meta.schemaVersion).toBe(EPISODE_SCHEMA_VERSION);
+    expect(ep.meta.settings.language).toBe('javascript');
     expect(ep.meta.arm).toBe('tools');
     expect(ep.meta.model.label).toBe('scripted (offline planner)');
     expect(ep.truncatedTail).toBe(false);

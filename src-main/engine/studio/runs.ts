@@ -2,7 +2,7 @@
  * Live runs started from the studio: one at a time, streamed (poses, events), paced to a sim
  * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause).
  */
-import type { AgentSettings, Arm, EpisodeEvent, InstanceRef } from '../../../src-shared/episode';
+import { AgentSettings, type AgentSettingsInput, type Arm, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
 import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
@@ -17,7 +17,8 @@ export interface RunRequest {
   instance: InstanceRef;
   arm: Arm;
   model: ModelChoice;
-  settings: AgentSettings;
+  /** As the protocol delivers it: fields with defaults (the cell language) may be missing. */
+  settings: AgentSettingsInput;
   speed: SimSpeed;
   startPaused: boolean;
 }
@@ -123,7 +124,7 @@ export class RunManager {
   }
 
   async start(req: RunRequest): Promise<string> {
-    const run = await this.launch({ ...req, model: this.createModel(req.model), stopAfterCall: null });
+    const run = await this.launch({ ...req, settings: AgentSettings.parse(req.settings), model: this.createModel(req.model), stopAfterCall: null });
     return run.episodeId;
   }
 
@@ -147,6 +148,7 @@ export class RunManager {
       arm: o.arm,
       settings: o.settings,
       outRoot: this.library.userDir,
+      prices: this.config.prices(),
       signal: run.abort.signal,
       onStart: (meta) => {
         run.episodeId = meta.id;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InstanceRef } from '../../../../src-shared/episode';
-import { CellRuntime } from '../../cells/runtime';
+import { JsCellRuntime } from '../../cells/runtime';
 import type { CellImage, CellResult, ImageExtractor } from '../../cells/types';
 import { serializeSnapshot } from '../../episodes/snapshot';
 import { packageRoot } from '../../paths';
@@ -80,7 +80,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
   const widthPx = opts.imageWidthPx ?? 320;
   const heightPx = opts.imageHeightPx ?? 240;
-  let cells: CellRuntime | null = null;
+  let cells: JsCellRuntime | null = null;
   const sceneHash = createHash('sha256').update(ep.xml).digest('hex');
   const steps = () => Math.round(sim.data.time / sim.timestepSec);
 
@@ -104,7 +104,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     ledger: () => registry.ledger.entries,
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
-      cells ??= await CellRuntime.create({ registry, countSimSteps: steps, extractImages: pngExtractor });
+      cells ??= await JsCellRuntime.create({ registry, countSimSteps: steps, extractImages: pngExtractor });
       const onAbort = () => cells?.interrupt('stopped by the user');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;

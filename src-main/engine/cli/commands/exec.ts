@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CellRuntime } from '../../cells/runtime';
+import { JsCellRuntime } from '../../cells/runtime';
 import type { AuditMode, CellResult } from '../../cells/types';
 import { DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
@@ -95,9 +95,9 @@ export const execCommand: Command = {
     const camera = values.render ? attachCameraSource(ep) : null;
     const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
     const steps0 = steps();
-    let runtime: CellRuntime | null = null;
+    let runtime: JsCellRuntime | null = null;
     try {
-      runtime = await CellRuntime.create({ registry: ep.registry, countSimSteps: steps, auditMode });
+      runtime = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: steps, auditMode });
       if (!values.json) out(`${instance.taskId} (variant ${instance.variant}, seed ${seed}): ${ep.instruction}`);
       let cellsOk = 0;
       for (const { file, code } of cells) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Arm, Feedback, ImagesPolicy, type AgentSettings, type EpisodeEvent } from '../../../../src-shared/episode';
+import { Arm, CellLanguage, Feedback, ImagesPolicy, type AgentSettings, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
@@ -43,7 +43,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
   usage:
-    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
+    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
@@ -59,6 +59,7 @@ export const runCommand: Command = {
         feedback: { type: 'string' },
         cameras: { type: 'string' },
         detail: { type: 'string' },
+        lang: { type: 'string' },
         prices: { type: 'string' },
         'no-stream': { type: 'boolean', default: false },
         'no-render': { type: 'boolean', default: false },
@@ -80,6 +81,7 @@ export const runCommand: Command = {
         maxWallMs: intOpt('max-wall-sec', values['max-wall-sec'], d.budgets.maxWallMs / 1000) * 1000,
         maxSimSteps: intOpt('max-steps', values['max-steps'], d.budgets.maxSimSteps),
       },
+      language: enumOpt('lang', values.lang, CellLanguage, d.language),
     };
     const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
     let model;
