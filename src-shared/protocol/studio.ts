@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome } from '../episode';
 import { SceneDescription } from '../scene/description';
+import { PriceTable } from '../tokens/prices';
 import { method } from './frame';
 
 export const TaskInfo = z.object({
@@ -73,20 +74,37 @@ const EpisodeId = z.object({ episodeId: z.string().min(1).max(200) });
 
 export const studioMethods = {
   'catalog/get': method(z.object({}), z.object({ tasks: z.array(TaskInfo), defaults: AgentSettings, cameras: z.array(z.string()) })),
-  'settings/get': method(z.object({}), z.object({ endpoint: EndpointSettings, episodesDir: z.string() })),
+  /** `prices` is the table runs are costed with: the built-in list prices with the user's entries over them. */
+  'settings/get': method(z.object({}), z.object({ endpoint: EndpointSettings, episodesDir: z.string(), prices: PriceTable, userPrices: PriceTable })),
   'settings/set': method(
-    z.object({ baseUrl: z.string().url().optional(), model: z.string().min(1).max(200).optional(), imageDetail: z.enum(['low', 'high', 'auto']).optional(), apiKey: z.string().max(500).optional() }),
+    z.object({
+      baseUrl: z.string().url().optional(),
+      model: z.string().min(1).max(200).optional(),
+      imageDetail: z.enum(['low', 'high', 'auto']).optional(),
+      apiKey: z.string().max(500).optional(),
+      /** Replaces the user's price entries (USD per million tokens, by model name or prefix). */
+      userPrices: PriceTable.optional(),
+    }),
     z.object({ endpoint: EndpointSettings }),
+  ),
+  /**
+   * Sends one short chat request to the endpoint as typed (not yet saved). The saved key is used
+   * only for the saved endpoint's origin; any other origin needs its key typed.
+   */
+  'settings/test': method(
+    z.object({ baseUrl: z.string().url(), model: z.string().min(1).max(200), apiKey: z.string().max(500).optional() }),
+    z.object({ ok: z.boolean(), message: z.string(), latencyMs: z.number().nonnegative() }),
   ),
   'episode/list': method(z.object({}), z.object({ episodes: z.array(EpisodeSummary) })),
   'episode/open': method(EpisodeId, z.object({ meta: EpisodeMeta, events: z.array(EpisodeEvent), name: z.string().nullable(), parentId: z.string().nullable(), live: z.boolean() })),
   'episode/rename': method(EpisodeId.extend({ name: z.string().min(1).max(200) }), z.object({ ok: z.literal(true) })),
   'episode/delete': method(EpisodeId, z.object({ ok: z.literal(true) })),
   'episode/export': method(EpisodeId, z.object({ fileName: z.string(), json: z.string() })),
-  'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string() })),
+  /** `duplicate`: the same episode (same id and events) was already in the library; nothing was written. */
+  'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   /** The Electron shell's native dialogs give paths; the engine (same user, same machine) reads and writes them. */
   'episode/export-file': method(EpisodeId.extend({ path: z.string().min(1).max(4096) }), z.object({ path: z.string() })),
-  'episode/import-file': method(z.object({ path: z.string().min(1).max(4096) }), z.object({ episodeId: z.string() })),
+  'episode/import-file': method(z.object({ path: z.string().min(1).max(4096) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   'run/start': method(
     z.object({ instance: InstanceRef, arm: Arm, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
     z.object({ episodeId: z.string() }),
@@ -96,6 +114,8 @@ export const studioMethods = {
   'scene/get': method(EpisodeId, z.object({ description: SceneDescription, labels: z.array(SceneLabel), frame: SceneFrame })),
   /** The scene after `action` actions (0 = the initial state), restored from the recorded snapshot. */
   'scene/seek': method(EpisodeId.extend({ action: z.number().int().nonnegative() }), SceneFrame),
+  /** An instance's initial scene before any episode of it exists (the Run form's preview). */
+  'scene/preview': method(z.object({ instance: InstanceRef }), z.object({ description: SceneDescription, labels: z.array(SceneLabel), frame: SceneFrame })),
   /**
    * Re-executes the episode's first `action - 1` actions (checking every state hash), then the
    * edited action, saving a new episode linked to its parent; with `continueWithModel` the model
@@ -110,8 +130,23 @@ export const studioMethods = {
    * run, else a scratch world on that episode's instance (kept across scratch cells).
    */
   'scratch/run': method(
-    EpisodeId.extend({ code: z.string().max(100_000), maxWallMs: z.number().int().min(100).max(120_000).optional() }),
-    z.object({ ok: z.boolean(), text: z.string(), detail: CellDetail, images: z.array(z.object({ label: z.string(), dataUrl: z.string() })), target: z.enum(['live-run', 'scratch-world']) }),
+    EpisodeId.extend({
+      code: z.string().max(100_000),
+      maxWallMs: z.number().int().min(100).max(120_000).optional(),
+      /** Scratch world only: first restore the recorded state after this many actions (the selected moment). */
+      atAction: z.number().int().nonnegative().optional(),
+    }),
+    z.object({
+      ok: z.boolean(),
+      text: z.string(),
+      detail: CellDetail,
+      images: z.array(z.object({ label: z.string(), dataUrl: z.string() })),
+      target: z.enum(['live-run', 'scratch-world']),
+      /** The robot's state after the cell, for the 3D view; null when unavailable. */
+      frame: SceneFrame.nullable(),
+      /** The recorded moment the scratch world started from (null: it kept its own state). */
+      fromAction: z.number().int().nullable(),
+    }),
   ),
 };
 

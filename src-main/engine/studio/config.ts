@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { EndpointSettings } from '../../../src-shared/protocol';
+import { DEFAULT_PRICES, PriceTable } from '../../../src-shared/tokens/prices';
 import { defaultEpisodesDir } from '../episodes/store';
 
 export const StudioConfig = z.object({
@@ -13,6 +14,8 @@ export const StudioConfig = z.object({
   model: z.string().default(''),
   imageDetail: z.enum(['low', 'high', 'auto']).default('low'),
   apiKey: z.string().default(''),
+  /** The user's prices (USD per million tokens), over the built-in list prices. */
+  userPrices: PriceTable.default({}),
 });
 export type StudioConfig = z.infer<typeof StudioConfig>;
 
@@ -42,6 +45,11 @@ export class ConfigStore {
 
   get(): Readonly<StudioConfig> {
     return this.config;
+  }
+
+  /** The table runs are costed with: list prices, the user's entries winning. */
+  prices(): PriceTable {
+    return { ...DEFAULT_PRICES, ...this.config.userPrices };
   }
 
   /** What clients may see: everything but the key. */

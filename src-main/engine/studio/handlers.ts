@@ -11,6 +11,7 @@ import type { RunManager } from './runs';
 import { describe, sceneFrame, sceneLabels, type SceneViewer } from './viewer';
 import type { ScratchCells } from './scratch';
 import type { Forks } from './fork';
+import { testConnection } from './connectionTest';
 
 export interface StudioServices {
   library: EpisodeLibrary;
@@ -31,7 +32,8 @@ export function studioHandlers(s: StudioServices): Handlers {
       defaults: DEFAULT_SETTINGS,
       cameras: CAMERAS,
     }),
-    'settings/get': () => ({ endpoint: s.config.publicView(), episodesDir: s.library.userDir }),
+    'settings/get': () => ({ endpoint: s.config.publicView(), episodesDir: s.library.userDir, prices: s.config.prices(), userPrices: s.config.get().userPrices }),
+    'settings/test': (p) => testConnection(s.config, p),
     'settings/set': (p) => ({ endpoint: s.config.update(p) }),
     'episode/list': () => ({ episodes: s.library.list() }),
     'episode/open': ({ episodeId }) => {
@@ -50,9 +52,10 @@ export function studioHandlers(s: StudioServices): Handlers {
     },
     'episode/export': ({ episodeId }) => s.library.export(episodeId),
     'episode/import': ({ json }) => {
-      const episodeId = s.library.import(json);
-      s.onEpisodesChanged();
-      return { episodeId };
+      // The same episode imported again writes nothing; the answer names the copy already here.
+      const r = s.library.import(json);
+      if (!r.duplicate) s.onEpisodesChanged();
+      return r;
     },
     'episode/export-file': ({ episodeId, path }) => {
       if (!isAbsolute(path)) throw new RpcError('invalid-argument', `export path must be absolute: ${path}`);
@@ -67,9 +70,10 @@ export function studioHandlers(s: StudioServices): Handlers {
       } catch (err) {
         throw new RpcError('invalid-argument', `cannot read ${path}: ${(err as Error).message}`);
       }
-      const episodeId = s.library.import(json);
-      s.onEpisodesChanged();
-      return { episodeId };
+      // The same episode imported again writes nothing; the answer names the copy already here.
+      const r = s.library.import(json);
+      if (!r.duplicate) s.onEpisodesChanged();
+      return r;
     },
     'run/start': async (p) => ({ episodeId: await s.runs.start({ ...p, startPaused: p.startPaused ?? false }) }),
     'run/control': ({ episodeId, action }) => ({ state: s.runs.control(episodeId, action) }),
@@ -83,7 +87,8 @@ export function studioHandlers(s: StudioServices): Handlers {
       return s.viewer.scene(episodeId);
     },
     'scene/seek': ({ episodeId, action }) => s.viewer.seek(episodeId, action),
-    'scratch/run': ({ episodeId, code, maxWallMs }) => s.scratch.run(episodeId, code, maxWallMs),
+    'scene/preview': ({ instance }) => s.viewer.preview(instance),
+    'scratch/run': ({ episodeId, code, maxWallMs, atAction }) => s.scratch.run(episodeId, code, maxWallMs, atAction),
     'episode/fork': async (p) => {
       if (s.runs.current) throw new RpcError('busy', 'a run is in progress; stop it before replaying');
       return s.forks.fork(p);

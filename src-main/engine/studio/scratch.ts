@@ -3,11 +3,15 @@
  * live run they act on its robot (and the run's later hashes will say so on replay); otherwise on
  * a scratch world of the episode's instance whose namespace persists across scratch cells.
  */
+import { readFileSync } from 'node:fs';
 import type { CellDetail, InstanceRef } from '../../../src-shared/episode';
+import type { SceneFrame } from '../../../src-shared/protocol';
+import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
 import { RpcError } from '../server/rpc';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
+import { sceneFrame } from './viewer';
 
 const SCRATCH_BUDGET = { maxWallMs: 60_000, maxSimSteps: 100_000 };
 
@@ -17,10 +21,13 @@ export interface ScratchResult {
   detail: CellDetail;
   images: Array<{ label: string; dataUrl: string }>;
   target: 'live-run' | 'scratch-world';
+  frame: SceneFrame | null;
+  fromAction: number | null;
 }
 
 export class ScratchCells {
-  private world: { key: string; env: RobotEnvironment } | null = null;
+  /** `moment`: the episode and recorded action the world was last restored to. */
+  private world: { key: string; env: RobotEnvironment; moment: string | null; fromAction: number | null } | null = null;
   private busy = false;
 
   constructor(
@@ -29,25 +36,38 @@ export class ScratchCells {
     private readonly envFactory: (i: InstanceRef) => Promise<RobotEnvironment> = (i) => createRobotEnvironment(i, { render: true }),
   ) {}
 
-  async run(episodeId: string, code: string, maxWallMs: number = SCRATCH_BUDGET.maxWallMs): Promise<ScratchResult> {
+  /**
+   * `atAction` (scratch world only) puts the world at that recorded moment first, when it is not
+   * already there: successive scratch cells at one moment build on each other, as in a notebook.
+   */
+  async run(episodeId: string, code: string, maxWallMs: number = SCRATCH_BUDGET.maxWallMs, atAction?: number): Promise<ScratchResult> {
     if (this.busy) throw new RpcError('busy', 'a scratch cell is still running');
     this.busy = true;
     try {
       const live = this.runs.current;
       let env: RobotEnvironment;
       let target: ScratchResult['target'];
+      let fromAction: number | null = null;
       if (live && live.episodeId === episodeId) {
         if (live.state !== 'paused') throw new RpcError('busy', 'pause the run before running a scratch cell against its robot');
         env = live.env;
         target = 'live-run';
       } else {
-        const { instance } = this.library.open(episodeId).meta;
+        const ep = this.library.open(episodeId);
+        const { instance } = ep.meta;
         const key = `${instance.taskId}/${instance.variant}/${instance.seed}`;
         if (this.world?.key !== key) {
           this.world?.env.dispose();
-          this.world = { key, env: await this.envFactory(instance) };
+          this.world = { key, env: await this.envFactory(instance), moment: null, fromAction: null };
         }
         env = this.world.env;
+        const moment = atAction === undefined ? null : `${episodeId}#${atAction}`;
+        if (moment !== null && moment !== this.world.moment) {
+          this.restoreMoment(episodeId, ep.events, atAction as number, env);
+          this.world.moment = moment;
+          this.world.fromAction = atAction as number;
+        }
+        fromAction = this.world.fromAction;
         target = 'scratch-world';
       }
       const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs });
@@ -57,14 +77,35 @@ export class ScratchCells {
         detail: r.detail,
         images: r.images.map((im) => ({ label: im.label, dataUrl: `data:image/png;base64,${Buffer.from(im.png).toString('base64')}` })),
         target,
+        frame: frameOf(env),
+        fromAction,
       };
     } finally {
       this.busy = false;
     }
   }
 
+  private restoreMoment(episodeId: string, events: ReturnType<EpisodeLibrary['open']>['events'], action: number, env: RobotEnvironment): void {
+    const ev = action === 0 ? events.find((e) => e.type === 'start') : events.find((e) => e.type === 'action' && e.index === action);
+    const file = ev && (ev.type === 'start' || ev.type === 'action') ? ev.snapshotFile : null;
+    if (!file) throw new RpcError('not-found', action === 0 ? `episode ${episodeId} has no initial snapshot` : `action ${action} of ${episodeId} has no recorded snapshot`);
+    const path = this.library.filePath(episodeId, file);
+    if (!path) throw new RpcError('not-found', `snapshot ${file} of ${episodeId} is missing`);
+    const sim = env.episodeWorld.sim;
+    sim.restore(deserializeSnapshot(readFileSync(path, 'utf8')));
+    sim.forward();
+  }
+
   dispose(): void {
     this.world?.env.dispose();
     this.world = null;
+  }
+}
+
+function frameOf(env: RobotEnvironment): SceneFrame | null {
+  try {
+    return sceneFrame(env.episodeWorld.sim);
+  } catch {
+    return null;
   }
 }

@@ -75,6 +75,14 @@ export class SceneViewer {
     return { description: vw.description, labels: sceneLabels(vw.world), frame };
   }
 
+  /** An instance as created, before any episode: what the Run form previews. */
+  async preview(instance: InstanceRef): Promise<{ description: SceneDescription; labels: Array<{ bodyName: string; text: string }>; frame: SceneFrame }> {
+    const vw = await this.worldFor(instance);
+    vw.world.sim.restore(vw.initial);
+    vw.world.sim.forward();
+    return { description: vw.description, labels: sceneLabels(vw.world), frame: sceneFrame(vw.world.sim) };
+  }
+
   /** The state after `action` actions (0 = initial), from the snapshot the run recorded then. */
   async seek(episodeId: string, action: number): Promise<SceneFrame> {
     const ep = this.library.open(episodeId);
