@@ -1,6 +1,6 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EpisodeLibrary } from './library';
 
@@ -25,11 +25,19 @@ describe('episode library', () => {
   it('round-trips an episode through export and import, files included', () => {
     const { json, fileName } = lib.export(fixtureId);
     expect(fileName).toBe(`${fixtureId}.robocell.json`);
-    const id = lib.import(json);
-    expect(id).toMatch(new RegExp(`^${fixtureId}-import`));
+    // The bundled example itself is already here: importing its export writes nothing.
+    expect(lib.import(json)).toEqual({ episodeId: fixtureId, duplicate: true });
+    const edited = JSON.parse(json) as { events: string };
+    edited.events = edited.events.split('\n').slice(0, -2).join('\n') + '\n';
+    const { episodeId: id, duplicate } = lib.import(JSON.stringify(edited));
+    expect(duplicate).toBe(false);
+    expect(id).not.toBe(fixtureId);
+    expect(lib.import(JSON.stringify(edited))).toEqual({ episodeId: id, duplicate: true });
+    expect(lib.sidecar(lib.dirOf(id).dir).importedFrom?.episodeId).toBe(fixtureId);
     const a = lib.open(fixtureId);
     const b = lib.open(id);
-    expect(b.events).toEqual(a.events);
+    expect(b.events).toEqual(a.events.slice(0, b.events.length));
+    expect(b.events.length).toBeGreaterThan(0);
     expect(b.meta).toEqual({ ...a.meta, id });
     expect(lib.filePath(id, 'snapshots/0001.json')).not.toBeNull();
     lib.rename(id, 'my copy');
@@ -40,7 +48,7 @@ describe('episode library', () => {
 
   it('refuses a bad import with a clear error and writes nothing', () => {
     const good = JSON.parse(lib.export(fixtureId).json) as Record<string, unknown>;
-    expect(() => lib.import('{oops')).toThrow(/invalid JSON/);
+    expect(() => lib.import('{oops')).toThrow(/not valid JSON/);
     expect(() => lib.import(JSON.stringify({ ...good, format: 'zip' }))).toThrow(/not an episode export: format/);
     expect(() => lib.import(JSON.stringify({ ...good, events: '{"type":"warp"}\n' }))).toThrow(/events line 1/);
     expect(() => lib.import(JSON.stringify({ ...good, files: { '../../evil.sh': 'AA==' } }))).toThrow(/file name not allowed/);
@@ -53,5 +61,109 @@ describe('episode library', () => {
     expect(() => lib.dirOf('nope')).toThrow(/no episode nope/);
     expect(lib.filePath(fixtureId, '../../../etc/passwd')).toBeNull();
     expect(existsSync(lib.userDir)).toBe(true);
+  });
+
+  describe('as an attacker would craft an export', () => {
+    const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('base64');
+    const crafted = (patch: { meta?: Record<string, unknown>; files?: Record<string, string> }) => {
+      const good = JSON.parse(lib.export(fixtureId).json) as { meta: Record<string, unknown>; files: Record<string, string> };
+      return JSON.stringify({ ...good, meta: { ...good.meta, ...patch.meta }, files: { ...good.files, ...patch.files } });
+    };
+    /** Everything under the library's parent folder, relative to it. */
+    const tree = (root: string): string[] =>
+      readdirSync(root, { recursive: true, encoding: 'utf8' }).sort();
+
+    it('a meta.id of ../escaped-dir stays a direct child of the episodes folder, with a fresh id', () => {
+      const parent = dirname(lib.userDir);
+      const { episodeId: id } = lib.import(crafted({ meta: { id: '../escaped-dir' }, files: { 'images/a.png': PNG } }));
+      expect(existsSync(join(parent, 'escaped-dir'))).toBe(false);
+      expect(id).not.toContain('..');
+      expect(dirname(lib.dirOf(id).dir)).toBe(lib.userDir);
+      expect(lib.open(id).meta.id).toBe(id);
+      expect(lib.sidecar(lib.dirOf(id).dir).importedFrom?.episodeId).toBe('../escaped-dir');
+      expect(readdirSync(parent).sort()).toEqual(['bundled', 'user']);
+    });
+
+    it('deeper ../ and absolute ids go nowhere either', () => {
+      const parent = dirname(lib.userDir);
+      for (const evil of ['../../../../tmp/rc-evil', '/tmp/rc-evil-abs', 'a/../../b', '.hidden']) {
+        const { episodeId: id } = lib.import(crafted({ meta: { id: evil } }));
+        expect(dirname(lib.dirOf(id).dir)).toBe(lib.userDir);
+      }
+      expect(readdirSync(parent).sort()).toEqual(['bundled', 'user']);
+      expect(existsSync('/tmp/rc-evil-abs')).toBe(false);
+    });
+
+    it('an images/.. file name is refused and leaves nothing behind', () => {
+      const before = tree(dirname(lib.userDir));
+      for (const name of ['images/..', 'images/.', 'snapshots/..', 'images/.hidden.png', 'images/x.html', 'images/x.svg', 'meta.json', 'images/a/b.png']) {
+        expect(() => lib.import(crafted({ files: { [name]: PNG } })), name).toThrow(/file name not allowed/);
+      }
+      expect(tree(dirname(lib.userDir))).toEqual(before);
+    });
+
+    it('a file whose bytes do not match its type is refused, leaving nothing', () => {
+      const before = tree(dirname(lib.userDir));
+      expect(() => lib.import(crafted({ files: { 'images/x.png': Buffer.from('<svg onload=alert(1)>').toString('base64') } }))).toThrow(/not a PNG/);
+      expect(() => lib.import(crafted({ files: { 'snapshots/9.json': Buffer.from('{nope').toString('base64') } }))).toThrow(/not valid JSON/);
+      expect(() => lib.import(crafted({ files: { 'images/x.png': '!!not base64!!' } }))).toThrow(/not base64/);
+      expect(tree(dirname(lib.userDir))).toEqual(before);
+    });
+
+    it('a temporary import folder left by a crash is never listed and is removed at start', () => {
+      const tmp = join(lib.userDir, '.import-crashed');
+      cpSync(FIXTURE, tmp, { recursive: true });
+      expect(lib.list().map((e) => e.id)).toEqual([fixtureId]);
+      expect(() => lib.dirOf('.import-crashed')).toThrow(/not an episode id/);
+      const again = new EpisodeLibrary(lib.userDir, lib.bundledDir);
+      expect(existsSync(tmp)).toBe(false);
+      expect(again.list()).toHaveLength(1);
+    });
+
+    it('does not echo the contents of a non-export file in its error', () => {
+      const passwdLike = 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n';
+      for (const text of [passwdLike, `{"secret":"hunter2-${'x'.repeat(50)}"`, '["root:x:0:0"]', '{"format":"robocell-episode","formatVersion":1,"meta":{},"events":"root:x:0:0\\n","files":{}}']) {
+        let message = '';
+        try {
+          lib.import(text);
+        } catch (err) {
+          message = (err as Error).message;
+        }
+        expect(message).toMatch(/not an episode export|meta\.json|events line/);
+        expect(message).not.toContain('root:x');
+        expect(message).not.toContain('hunter2');
+      }
+    });
+  });
+
+  describe('episode files behind symbolic links', () => {
+    const secretDir = () => {
+      const d = mkdtempSync(join(tmpdir(), 'rc-secret-'));
+      writeFileSync(join(d, 'passwd'), 'root:x:0:0:secret\n');
+      return join(d, 'passwd');
+    };
+
+    it('a symlinked image is neither served nor exported', () => {
+      const { episodeId: id } = lib.import(JSON.stringify({ ...JSON.parse(lib.export(fixtureId).json), meta: { ...JSON.parse(lib.export(fixtureId).json).meta, id: 'a-colleague-s-run' } }));
+      const { dir } = lib.dirOf(id);
+      mkdirSync(join(dir, 'images'), { recursive: true });
+      symlinkSync(secretDir(), join(dir, 'images', 'x.png'));
+      symlinkSync(join(dir, 'snapshots', '0001.json'), join(dir, 'images', 'inside.png'));
+      expect(lib.filePath(id, 'images/x.png')).toBeNull();
+      // A link that stays inside the folder is fine.
+      expect(lib.filePath(id, 'images/inside.png')).not.toBeNull();
+      const bundle = JSON.parse(lib.export(id).json) as { files: Record<string, string> };
+      expect(Object.keys(bundle.files)).not.toContain('images/x.png');
+      expect(JSON.stringify(bundle)).not.toContain(Buffer.from('root:x:0:0:secret\n').toString('base64'));
+    });
+
+    it('a symlinked snapshots folder or events file does not leak either', () => {
+      const { episodeId: id } = lib.import(JSON.stringify({ ...JSON.parse(lib.export(fixtureId).json), meta: { ...JSON.parse(lib.export(fixtureId).json).meta, id: 'a-colleague-s-run' } }));
+      const { dir } = lib.dirOf(id);
+      const secret = secretDir();
+      symlinkSync(dirname(secret), join(dir, 'leak'));
+      expect(lib.filePath(id, 'leak/passwd')).toBeNull();
+      expect(JSON.stringify(JSON.parse(lib.export(id).json))).not.toContain('secret');
+    });
   });
 });

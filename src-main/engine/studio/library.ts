@@ -2,17 +2,24 @@
  * The studio's episode library: the user's episodes plus the bundled examples (read-only), with
  * names and fork links kept in a sidecar so meta.json stays as the run wrote it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, normalize, relative, sep } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, resolve } from 'node:path';
 import { z } from 'zod';
 import { EpisodeEvent, EpisodeFormatError, migrateMeta, outcomeOf, type EpisodeMeta } from '../../../src-shared/episode';
 import type { EpisodeSummary } from '../../../src-shared/protocol';
-import { EVENTS_FILE, META_FILE, loadEpisode, type LoadedEpisode } from '../episodes/store';
+import { EVENTS_FILE, META_FILE, loadEpisode, newEpisodeId, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
 import { RpcError } from '../server/rpc';
+import { isWithin, realFileInside } from './safeFiles';
 
 const SIDECAR = 'studio.json';
-const Sidecar = z.object({ name: z.string().nullable().default(null), parentId: z.string().nullable().default(null), forkedAtAction: z.number().int().nullable().default(null) });
+const Sidecar = z.object({
+  name: z.string().max(200).nullable().default(null),
+  parentId: z.string().max(200).nullable().default(null),
+  forkedAtAction: z.number().int().nullable().default(null),
+  /** Where an imported episode came from: its id in the exporting library (never used as a path). */
+  importedFrom: z.object({ episodeId: z.string().max(200), importedAt: z.string() }).nullable().default(null),
+});
 type Sidecar = z.infer<typeof Sidecar>;
 
 export const EXPORT_FORMAT = 'robocell-episode';
@@ -25,6 +32,15 @@ const ExportBundle = z.object({
   /** Image and snapshot files, base64, by path relative to the episode folder. */
   files: z.record(z.string(), z.string()),
 });
+
+/** Ids are folder names: letters, digits, `_`, `-`, `.`, never starting with a dot. */
+const EPISODE_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;
+/** The files an export may carry, by folder: PNG images and JSON snapshots, nothing else. */
+const EXPORT_FILE = /^(images\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.png|snapshots\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.json)$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** Temporary folders of imports in progress; never listed, removed when found at start-up. */
+const IMPORT_TMP_PREFIX = '.import-';
 
 export const bundledEpisodesDir = (): string => join(assetsDir(), 'demo-episodes');
 
@@ -42,11 +58,13 @@ export class EpisodeLibrary {
     readonly bundledDir: string = bundledEpisodesDir(),
   ) {
     mkdirSync(userDir, { recursive: true });
+    // An import interrupted by a crash leaves its temporary folder: it never became an episode.
+    for (const name of readdirSync(userDir)) if (name.startsWith(IMPORT_TMP_PREFIX)) rmSync(join(userDir, name), { recursive: true, force: true });
   }
 
   /** The folder of an episode id, or a not-found error. Ids are folder names: no paths allowed. */
   dirOf(id: string): { dir: string; bundled: boolean } {
-    if (!/^[A-Za-z0-9_.-]+$/.test(id) || id.startsWith('.')) throw new RpcError('invalid-argument', `not an episode id: ${JSON.stringify(id)}`);
+    if (!EPISODE_ID.test(id)) throw new RpcError('invalid-argument', `not an episode id: ${JSON.stringify(id)}`);
     for (const [root, bundled] of [[this.userDir, false], [this.bundledDir, true]] as const) {
       const dir = join(root, id);
       if (existsSync(join(dir, META_FILE))) return { dir, bundled };
@@ -76,12 +94,15 @@ export class EpisodeLibrary {
     return episode;
   }
 
-  /** A file inside an episode folder (images, snapshots), or null when the path leaves the folder. */
+  /**
+   * A file inside an episode folder (images, snapshots), or null when the path leaves the folder,
+   * lexically or through a symbolic link.
+   */
   filePath(id: string, rel: string): string | null {
     const { dir } = this.dirOf(id);
     const file = normalize(join(dir, rel));
-    if (!file.startsWith(dir + sep) || relative(dir, file).split(sep)[0] === '..') return null;
-    return existsSync(file) && statSync(file).isFile() ? file : null;
+    if (file === dir || !isWithin(dir, file)) return null;
+    return realFileInside(dir, file);
   }
 
   list(): EpisodeSummary[] {
@@ -89,6 +110,7 @@ export class EpisodeLibrary {
     for (const [root, bundled] of [[this.userDir, false], [this.bundledDir, true]] as const) {
       if (!existsSync(root)) continue;
       for (const name of readdirSync(root)) {
+        if (!EPISODE_ID.test(name)) continue;
         const dir = join(root, name);
         if (!existsSync(join(dir, META_FILE))) continue;
         try {
@@ -137,8 +159,15 @@ export class EpisodeLibrary {
 
   sidecar(dir: string): Sidecar {
     const p = join(dir, SIDECAR);
-    if (!existsSync(p)) return Sidecar.parse({});
-    const parsed = Sidecar.safeParse(JSON.parse(readFileSync(p, 'utf8')));
+    const real = realFileInside(dir, p);
+    if (!real) return Sidecar.parse({});
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(real, 'utf8'));
+    } catch {
+      return Sidecar.parse({});
+    }
+    const parsed = Sidecar.safeParse(raw);
     return parsed.success ? parsed.data : Sidecar.parse({});
   }
 
@@ -160,41 +189,55 @@ export class EpisodeLibrary {
     this.parsed.delete(dir);
   }
 
+  /** Only files whose real path stays in the episode folder, and only the kinds import accepts. */
   export(id: string): { fileName: string; json: string } {
     const { dir } = this.dirOf(id);
     const files: Record<string, string> = {};
     for (const sub of ['images', 'snapshots']) {
       const d = join(dir, sub);
       if (!existsSync(d)) continue;
-      for (const f of readdirSync(d)) files[`${sub}/${f}`] = readFileSync(join(d, f)).toString('base64');
+      for (const f of readdirSync(d)) {
+        const real = EXPORT_FILE.test(`${sub}/${f}`) ? realFileInside(dir, join(d, f)) : null;
+        if (real) files[`${sub}/${f}`] = readFileSync(real).toString('base64');
+      }
     }
+    const metaFile = realFileInside(dir, join(dir, META_FILE));
+    if (!metaFile) throw new RpcError('invalid-argument', `episode ${id} has no readable meta.json inside its folder`);
+    const eventsFile = realFileInside(dir, join(dir, EVENTS_FILE));
     const bundle = {
       format: EXPORT_FORMAT,
       formatVersion: 1,
-      meta: JSON.parse(readFileSync(join(dir, META_FILE), 'utf8')),
-      events: existsSync(join(dir, EVENTS_FILE)) ? readFileSync(join(dir, EVENTS_FILE), 'utf8') : '',
+      meta: JSON.parse(readFileSync(metaFile, 'utf8')),
+      events: eventsFile ? readFileSync(eventsFile, 'utf8') : '',
       sidecar: this.sidecar(dir),
       files,
     };
     return { fileName: `${id}.robocell.json`, json: JSON.stringify(bundle) };
   }
 
-  /** Validates everything before writing anything; an id already present gets a suffix. */
-  import(json: string): string {
+  /**
+   * Validates everything before writing anything. The episode gets a fresh id (the export's own
+   * is kept in the sidecar as provenance, never used as a path); its files are written into a
+   * temporary folder that is renamed into place only when complete, so a refused or failed import
+   * leaves nothing behind. Importing an episode the library already holds (the same original id
+   * and the same events) writes nothing and answers the copy it has, with `duplicate`.
+   */
+  import(json: string): { episodeId: string; duplicate: boolean } {
     let raw: unknown;
     try {
       raw = JSON.parse(json);
-    } catch (err) {
-      throw new RpcError('invalid-argument', `not an episode export: invalid JSON (${(err as Error).message})`);
+    } catch {
+      // The parser's message quotes the input: say only what it is not.
+      throw new RpcError('invalid-argument', 'not an episode export: the file is not valid JSON');
     }
     const parsed = ExportBundle.safeParse(raw);
-    if (!parsed.success) throw new RpcError('invalid-argument', `not an episode export: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    if (!parsed.success) throw new RpcError('invalid-argument', `not an episode export: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.').slice(0, 80) || '(root)'}: ${i.message.slice(0, 200)}`).join('; ')}`);
     const bundle = parsed.data;
     let meta: EpisodeMeta;
     try {
       meta = migrateMeta(bundle.meta, 'the exported meta.json');
     } catch (err) {
-      throw new RpcError('invalid-argument', (err as Error).message);
+      throw new RpcError('invalid-argument', (err as Error).message.slice(0, 300));
     }
     const lines = bundle.events.split('\n').filter((l) => l.length > 0);
     lines.forEach((line, i) => {
@@ -205,20 +248,69 @@ export class EpisodeLibrary {
         throw new RpcError('invalid-argument', `exported events line ${i + 1} is not valid JSON`);
       }
       const r = EpisodeEvent.safeParse(ev);
-      if (!r.success) throw new RpcError('invalid-argument', `exported events line ${i + 1}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+      if (!r.success) throw new RpcError('invalid-argument', `exported events line ${i + 1}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message.slice(0, 200)}`);
     });
-    for (const rel of Object.keys(bundle.files)) {
-      if (!/^(images|snapshots)\/[A-Za-z0-9_.-]+$/.test(rel)) throw new RpcError('invalid-argument', `exported file name not allowed: ${rel}`);
+    const eventsText = lines.map((l) => l + '\n').join('');
+    const files = Object.entries(bundle.files).map(([rel, b64]) => [rel, checkedFile(rel, b64)] as const);
+    const copy = this.findCopy(meta.id, eventsText);
+    if (copy) return { episodeId: copy, duplicate: true };
+    const side = bundle.sidecar ?? Sidecar.parse({});
+    const sidecar: Sidecar = {
+      name: side.name,
+      parentId: side.parentId !== null && EPISODE_ID.test(side.parentId) ? side.parentId : null,
+      forkedAtAction: side.forkedAtAction,
+      importedFrom: { episodeId: meta.id.slice(0, 200), importedAt: new Date().toISOString() },
+    };
+
+    let id = newEpisodeId(meta);
+    while (existsSync(join(this.userDir, id)) || existsSync(join(this.bundledDir, id))) id = newEpisodeId(meta);
+    const dest = join(this.userDir, id);
+    // The id is generated, but the guarantee is worth stating where the write happens.
+    if (!EPISODE_ID.test(id) || resolve(dirname(dest)) !== resolve(this.userDir)) throw new RpcError('internal', `refusing to import into ${dest}`);
+    const tmp = mkdtempSync(join(this.userDir, IMPORT_TMP_PREFIX));
+    try {
+      mkdirSync(join(tmp, 'images'));
+      mkdirSync(join(tmp, 'snapshots'));
+      writeFileSync(join(tmp, META_FILE), JSON.stringify({ ...meta, id }, null, 2) + '\n', { flag: 'wx' });
+      writeFileSync(join(tmp, EVENTS_FILE), eventsText, { flag: 'wx' });
+      for (const [rel, bytes] of files) writeFileSync(join(tmp, rel), bytes, { flag: 'wx' });
+      writeFileSync(join(tmp, SIDECAR), JSON.stringify(sidecar, null, 2), { flag: 'wx' });
+      renameSync(tmp, dest);
+    } catch (err) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw new RpcError('internal', `import failed while writing: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-    let id = meta.id;
-    for (let n = 2; existsSync(join(this.userDir, id)) || existsSync(join(this.bundledDir, id)); n++) id = `${meta.id}-import${n}`;
-    const dir = join(this.userDir, id);
-    mkdirSync(join(dir, 'images'), { recursive: true });
-    mkdirSync(join(dir, 'snapshots'), { recursive: true });
-    writeFileSync(join(dir, META_FILE), JSON.stringify({ ...meta, id }, null, 2) + '\n');
-    writeFileSync(join(dir, EVENTS_FILE), lines.map((l) => l + '\n').join(''));
-    for (const [rel, b64] of Object.entries(bundle.files)) writeFileSync(join(dir, rel), Buffer.from(b64, 'base64'));
-    writeFileSync(join(dir, SIDECAR), JSON.stringify(bundle.sidecar ?? Sidecar.parse({}), null, 2));
-    return id;
+    return { episodeId: id, duplicate: false };
   }
+
+  /** An episode in the library that is `originalId` itself or an import of it, with the same events. */
+  private findCopy(originalId: string, eventsText: string): string | null {
+    for (const root of [this.userDir, this.bundledDir]) {
+      if (!existsSync(root)) continue;
+      for (const name of readdirSync(root)) {
+        if (!EPISODE_ID.test(name)) continue;
+        const dir = join(root, name);
+        if (name !== originalId && this.sidecar(dir).importedFrom?.episodeId !== originalId) continue;
+        const events = realFileInside(dir, join(dir, EVENTS_FILE));
+        if (events && statSync(events).size === Buffer.byteLength(eventsText) && readFileSync(events, 'utf8') === eventsText) return name;
+      }
+    }
+    return null;
+  }
+}
+
+/** The bytes of one exported file, or an error naming the file (never its contents). */
+function checkedFile(rel: string, b64: string): Buffer {
+  if (!EXPORT_FILE.test(rel)) throw new RpcError('invalid-argument', `exported file name not allowed: ${JSON.stringify(rel.slice(0, 120))} (only images/*.png and snapshots/*.json)`);
+  if (!BASE64.test(b64)) throw new RpcError('invalid-argument', `exported file ${rel} is not base64`);
+  const bytes = Buffer.from(b64, 'base64');
+  if (rel.endsWith('.png') && !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) throw new RpcError('invalid-argument', `exported file ${rel} is not a PNG image`);
+  if (rel.endsWith('.json')) {
+    try {
+      JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw new RpcError('invalid-argument', `exported file ${rel} is not valid JSON`);
+    }
+  }
+  return bytes;
 }
