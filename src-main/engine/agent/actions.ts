@@ -65,7 +65,9 @@ export async function executeAction(
     if (out.finished) body.finished = true;
     if (moved) body.state = env.state();
     resultText = safeJson(body);
-    if (moved && settings.cameras.length) obs = await env.observe(settings.cameras);
+    // `show`'s image comes first, then the cameras attached after every motion.
+    obs = [...(out.images ?? [])];
+    if (moved && settings.cameras.length) obs.push(...(await env.observe(settings.cameras)));
   } else {
     const code = typeof a.args.code === 'string' ? a.args.code : '';
     const { budgets } = settings;

@@ -18,13 +18,15 @@ export interface ToolOutcome {
   error?: string;
   /** True when the call ended because the task was already solved. */
   finished?: boolean;
+  /** Images the call put in front of the model (the robot's `show`); other image data stays in `result`. */
+  images?: Observation[];
 }
 
 export interface CellOutcome {
   ok: boolean;
   /** What the cell printed, then its value or error: the model's "pure" feedback. */
   text: string;
-  /** Images the cell asked for (robo.show and the like). */
+  /** Images the cell put in front of the model (robo.show only: other image results stay in the cell as data). */
   images: Observation[];
   detail: CellDetail;
 }
@@ -44,6 +46,13 @@ export interface Environment {
   runCell(code: string, opts: { signal?: AbortSignal; maxSimSteps: number; maxWallMs: number }): Promise<CellOutcome>;
   /** Camera images; an empty list when this environment cannot render. */
   observe(cameras: readonly string[]): Promise<Observation[]>;
+  /** Whether camera images can be rendered now; both prompts say so when not. Absent: assumed available. */
+  imagesAvailable?(): boolean;
+  /**
+   * The text both arms get before the primitives: this environment's frames and units, its
+   * workspace, and what the instruction means by done. Absent: the prompt has none.
+   */
+  preamble?(): string;
   /** A compact state summary for the model (robot pose, gripper, …), JSON-serialisable. */
   state(): unknown;
   judge(): { success: boolean; reason: string };

@@ -72,6 +72,28 @@ export function toolsFor(arm: Arm, env: Environment): ToolDef[] {
   return arm === 'tools' ? [...primitiveTools(env.registry.list()), FINISH_TOOL] : [JAVASCRIPT_TOOL, FINISH_TOOL];
 }
 
+/**
+ * The first request of an episode, exactly as the loop sends it: the tools and the system and
+ * first user messages. `robocell prompt` prints this.
+ */
+export function initialContext(env: Environment, arm: Arm, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
+  const tools = toolsFor(arm, env);
+  const imagesAfterMotion = arm === 'tools' ? settings.cameras.length > 0 : settings.images === 'on-motion' && settings.cameras.length > 0;
+  const system = systemPrompt({
+    arm,
+    instance: env.instance,
+    instruction: env.instruction,
+    specs: env.registry.list(),
+    cameras: settings.cameras,
+    imagesAfterMotion,
+    imagesAvailable: env.imagesAvailable?.() ?? true,
+    preamble: env.preamble?.(),
+    feedback: settings.feedback,
+    maxModelCalls: settings.budgets.maxModelCalls,
+  });
+  return { tools, messages: [{ role: 'system', content: system }, { role: 'user', content: env.instruction }] };
+}
+
 export function buildMeta(env: Environment, model: Model, arm: Arm, settings: AgentSettings): EpisodeMeta {
   const base = { instance: env.instance, arm };
   return {
@@ -121,11 +143,10 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   let modelSummary: string | null = null;
   try {
     rec({ type: 'start', stateHash: env.stateHash(), snapshotFile: writer.writeSnapshot(0, env.snapshot()) });
-    const tools = toolsFor(arm, env);
+    const first = initialContext(env, arm, settings);
+    const tools = first.tools;
     rec({ type: 'tools', tools });
-    const imagesAfterMotion = arm === 'tools' ? settings.cameras.length > 0 : settings.images === 'on-motion' && settings.cameras.length > 0;
-    push({ role: 'system', content: systemPrompt({ arm, instance: env.instance, instruction: env.instruction, specs: env.registry.list(), cameras: settings.cameras, imagesAfterMotion }) });
-    push({ role: 'user', content: env.instruction });
+    for (const m of first.messages) push(m);
     const actx: ActionContext = { env, arm, settings, writer, saveImages };
     const { budgets } = settings;
     // Time spent held at the studio's pause gate is not the agent's: it does not count against the wall budget.

@@ -1,11 +1,11 @@
 /**
- * System prompts and the API reference, generated from the primitive registry so the two arms
- * cannot drift apart: tool schemas for the tool-calling arm, a JavaScript signature list for the
- * code arm.
+ * The system prompts of both arms. One preamble (the environment's frames, workspace and what
+ * done means, then what the model observes) and one documentation generator (apiDocs.ts) serve
+ * both; the arm-specific text says only how to act.
  */
-import { z } from 'zod';
-import type { Arm, InstanceRef, ToolDef } from '../../../src-shared/episode';
-import type { ParamDoc, PrimitiveSpec } from '../primitives/types';
+import type { Arm, Feedback, InstanceRef, ToolDef } from '../../../src-shared/episode';
+import type { PrimitiveSpec } from '../primitives/types';
+import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
 import { instanceLine } from './scripted/planner';
 
 export const FINISH_TOOL: ToolDef = {
@@ -34,50 +34,14 @@ export const JAVASCRIPT_TOOL: ToolDef = {
   },
 };
 
-function paramSchema(p: ParamDoc): Record<string, unknown> {
-  let schema: Record<string, unknown>;
-  try {
-    schema = z.toJSONSchema(p.schema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
-  } catch {
-    schema = {};
-  }
-  delete schema.$schema;
-  return { ...schema, description: `${p.type}. ${p.doc}` };
-}
-
-function returnsText(spec: PrimitiveSpec): string {
-  return spec.returns.length ? ` Returns { ${spec.returns.map((r) => `${r.name}: ${r.type}`).join(', ')} }.` : '';
-}
-
-/** One tool per primitive; the arguments object holds the positional and option parameters by name. */
+/** One tool per primitive, from the shared doc generator. */
 export function primitiveTools(specs: PrimitiveSpec[]): ToolDef[] {
-  return specs.map((s) => {
-    const params = [...s.positional, ...s.options];
-    return {
-      name: s.name,
-      description: `${s.summary}${returnsText(s)}`,
-      parameters: {
-        type: 'object',
-        properties: Object.fromEntries(params.map((p) => [p.name, paramSchema(p)])),
-        required: s.positional.filter((p) => !p.optional).map((p) => p.name),
-        additionalProperties: false,
-      },
-    };
-  });
+  return toolsOfSpecs(specs);
 }
 
-/** `robo.name(a: T, b: T, { opt?: T })  → { … }  — summary` per primitive, with parameter docs. */
+/** The code arm's API reference (JavaScript signatures), from the shared doc generator. */
 export function jsSignatures(specs: PrimitiveSpec[]): string {
-  return specs
-    .map((s) => {
-      const pos = s.positional.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`);
-      if (s.options.length) pos.push(`{ ${s.options.map((o) => `${o.name}?: ${o.type}`).join(', ')} }?`);
-      const ret = s.returns.length ? ` → { ${s.returns.map((r) => `${r.name}: ${r.type}`).join(', ')} }` : '';
-      const docs = [...s.positional, ...s.options].map((p) => `    ${p.name}: ${p.doc}`);
-      const rets = s.returns.map((r) => `    returns.${r.name}: ${r.doc}`);
-      return [`robo.${s.name}(${pos.join(', ')})${ret}`, `    ${s.summary}${s.motion ? ' (moves the robot)' : ''}`, ...docs, ...rets].join('\n');
-    })
-    .join('\n');
+  return apiReference(specs);
 }
 
 export interface PromptInput {
@@ -86,31 +50,54 @@ export interface PromptInput {
   instruction: string;
   specs: PrimitiveSpec[];
   cameras: readonly string[];
+  /** Cameras attached after every motion (always in the tool-calling arm when cameras are set; the code arm only with images: on-motion). */
   imagesAfterMotion: boolean;
+  /** False when no renderer is attached: no image will come, and both prompts say so. Default true. */
+  imagesAvailable?: boolean;
+  /** The environment's own preamble: frames and units, workspace, what done means. */
+  preamble?: string;
+  /** Rich feedback (code arm): every cell's reply also carries the state and its primitive calls. */
+  feedback?: Feedback;
+  maxModelCalls?: number;
+}
+
+export const NO_RENDERER_TEXT = 'No renderer is attached in this episode: no camera image can be taken, and primitives that render return available: false.';
+
+/** What comes back after an action: the same facts for both arms, stated for each interface. */
+function observationsText(p: PromptInput): string {
+  const available = p.imagesAvailable ?? true;
+  const cams = p.cameras.join(', ');
+  const lines = ['# Observations'];
+  if (p.arm === 'tools') {
+    lines.push('Each tool call is answered with { ok: true, result } or, when it fails, { ok: false, error } naming the error type.');
+    if (available && p.imagesAfterMotion) lines.push(`After every call that moves the robot, the answer includes the robot state and is followed by images from the cameras (${cams}).`);
+    else lines.push('After every call that moves the robot, the answer includes the robot state.');
+    if (available) lines.push('The image a call to `show` takes is attached after its answer.');
+  } else {
+    lines.push('Each cell is answered with what it printed and the value of its last expression, or the error that stopped it.');
+    if (p.feedback === 'rich') lines.push('Each answer also lists the robot state and the primitive calls the cell made.');
+    if (available) {
+      lines.push('An image is attached to the conversation only when a cell calls `robo.show`, after the cell\'s answer; any other result, an image from `robo.image` included, stays in the cell as data.');
+      if (p.imagesAfterMotion) lines.push(`After a cell that moves the robot, images from the cameras (${cams}) are attached too.`);
+    }
+  }
+  if (!available) lines.push(NO_RENDERER_TEXT);
+  return lines.join('\n');
+}
+
+function actText(arm: Arm): string {
+  if (arm === 'tools') return ['# How to act', 'Call exactly one tool per reply. Each primitive is a tool; its description and parameter schema are its documentation. You see each answer before your next reply.'].join('\n');
+  return [
+    '# How to act',
+    'Write JavaScript cells with the `javascript` tool, one cell per reply. Inside a cell, `robo.<primitive>(…)` calls run synchronously and return plain objects; required arguments come first, then one object of options. A primitive that fails throws an Error whose name is the error type. Variables persist between cells; console.log prints.',
+  ].join('\n');
 }
 
 export function systemPrompt(p: PromptInput): string {
+  const intro = `You act in a simulated environment through a fixed set of primitives.${p.maxModelCalls ? ` You have at most ${p.maxModelCalls} model calls.` : ''}`;
   const card = ['# Task', p.instruction, '', instanceLine(p.instance)].join('\n');
-  const shared = [
-    'You control a simulated robot through a fixed set of primitives. Positions are in metres in the world frame (x forward, y left, z up); angles in radians.',
-    'The episode ends by itself as soon as the task is solved. Call `finish` if you decide to stop. Your budget of model calls is limited: be efficient.',
-  ];
-  if (p.arm === 'tools') {
-    return [
-      ...shared,
-      'Call exactly one tool per reply: each primitive is a tool (their schemas are your API reference). You see each result before deciding the next step.',
-      p.imagesAfterMotion ? `After every motion you receive images from the cameras (${p.cameras.join(', ')}) and the robot state.` : 'After every motion you receive the robot state.',
-      '',
-      card,
-    ].join('\n');
-  }
-  return [
-    ...shared,
-    'Write JavaScript cells with the `javascript` tool. Inside a cell, `robo.<primitive>(…)` calls run synchronously and return plain objects; they throw on misuse (catch errors to branch or retry). Variables persist between cells. Use console.log to see values: you only get what the cell prints or returns. Bundle several steps into one cell where you can.',
-    '',
-    '# API reference',
-    jsSignatures(p.specs),
-    '',
-    card,
-  ].join('\n');
+  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm)];
+  if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs)].join('\n'));
+  parts.push(card);
+  return parts.join('\n\n');
 }

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { PlanError, type ArmController } from '../robots/controller';
 import { type Vec3, wrapAngle } from '../robots/math3';
 import { Xyz, type PrimitiveDef } from './registry';
-import { PrimitiveError, type NamedArgs, type ParamDoc } from './types';
+import { ARGUMENT_ERROR, PrimitiveError, type NamedArgs, type ParamDoc } from './types';
 import type { RobotWorld } from './world';
 
 const CHUNK_STEPS = 25;
 const SETTLE_MAX_STEPS = 600;
-const OPEN_M = 0.08;
-const MIN_TCP_Z_M = 0.015;
-const MAX_REACH_M = 1.05;
+export const OPEN_M = 0.08;
+export const MIN_TCP_Z_M = 0.015;
+export const MAX_REACH_M = 1.05;
 
 /** The `arm` option: only the bimanual robot has it (a single arm is implied otherwise). */
 export function armOption(world: RobotWorld): ParamDoc[] {
@@ -129,6 +129,10 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
   const armOpt = armOption(world);
   const maxOpen = [...world.arms.values()][0].spec.maxOpeningM;
   const gripperDoc = `opening in metres (0..${maxOpen}), 'OPEN' (${OPEN_M} m) or 'CLOSE' (0)`;
+  const armErrors = world.arms.size > 1 ? [`PrimitiveError: arm is missing or not one of ${[...world.arms.keys()].join(', ')}.`] : [];
+  const finished = 'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.';
+  const gripperError = `PrimitiveError: the gripper opening is outside 0..${maxOpen} m.`;
+  const unreachable = 'PrimitiveError: no straight-line path with the hand pointing down reaches the target (outside the arm\'s workspace or joint limits); the message gives the first unreachable point.';
   const moveResult = [
     { name: 'reached', type: 'boolean', doc: 'Whether the TCP ended within tolM of the target.' },
     { name: 'distanceM', type: 'number', doc: 'Final distance from the TCP to the target (m).' },
@@ -140,7 +144,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
     {
       spec: {
         name: 'move_to',
-        summary: 'Moves the gripper (TCP, between the fingertips) in a straight line to a point, hand pointing down.',
+        summary: 'Moves the TCP (the tool centre point, defined under Workspace) in a straight line to a point, hand pointing down. Not reaching the target within the step budget is a result (reached: false), not an error.',
         positional: [{ name: 'xyz', type: '[x, y, z] metres, world frame (table top is z = 0)', doc: 'Target TCP position.', schema: Xyz }],
         options: [
           { name: 'yaw', type: 'number (rad)', doc: 'Gripper yaw about the vertical: 0 closes the fingers along world y, π/2 along x. Default: keep the current yaw.', schema: z.number().finite(), optional: true },
@@ -151,6 +155,15 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
         ],
         returns: moveResult,
         motion: true,
+        errors: [
+          ARGUMENT_ERROR,
+          ...armErrors,
+          `PrimitiveError: the target z is below the lowest TCP height (${MIN_TCP_Z_M} m above the table top).`,
+          `PrimitiveError: the target is more than ${MAX_REACH_M} m from the arm's base (beyond its reach).`,
+          unreachable,
+          gripperError,
+          finished,
+        ],
       },
       run: async (args) => {
         const arm = pickArm(world, 'move_to', args);
@@ -170,6 +183,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
         options: [{ name: 'seconds', type: 'number', doc: 'Simulated seconds to wait, 0.002..10; default 0.5.', schema: z.number().min(0.002).max(10), optional: true }],
         returns: [{ name: 'steps', type: 'number', doc: 'Simulation steps taken.' }],
         motion: true,
+        errors: [ARGUMENT_ERROR, finished],
       },
       run: async (args) => {
         const seconds = (args.seconds as number | undefined) ?? 0.5;
@@ -189,6 +203,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
         ],
         returns: moveResult,
         motion: true,
+        errors: [ARGUMENT_ERROR, ...armErrors, 'PrimitiveError: neither or both of targetYaw and deltaYaw were given.', unreachable, finished],
       },
       run: async (args) => {
         const arm = pickArm(world, 'rotate_wrist', args);
@@ -212,6 +227,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
           { name: 'holding', type: 'string | null', doc: 'The object held between both fingers, if any.' },
         ],
         motion: true,
+        errors: [ARGUMENT_ERROR, ...armErrors, gripperError, finished],
       },
       run: async (args) => {
         const arm = pickArm(world, 'set_gripper', args);
@@ -232,6 +248,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
           { name: 'steps', type: 'number', doc: 'Simulation steps taken.' },
         ],
         motion: true,
+        errors: [ARGUMENT_ERROR, ...armErrors, finished],
       },
       run: async (args) => {
         const arm = pickArm(world, 'grasp', args);
@@ -252,6 +269,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
           { name: 'steps', type: 'number', doc: 'Simulation steps taken.' },
         ],
         motion: true,
+        errors: [ARGUMENT_ERROR, ...armErrors, finished],
       },
       run: async (args) => {
         const arm = pickArm(world, 'release', args);

@@ -3,10 +3,14 @@ import { z } from 'zod';
 import { yawOfQuat } from '../robots/math3';
 import { reportYaw } from './motion';
 import type { PrimitiveDef } from './registry';
-import { PrimitiveError } from './types';
+import { ARGUMENT_ERROR, PrimitiveError } from './types';
 import type { ObjectInfo, RobotWorld } from './world';
 
 const round = (v: number): number => Number(v.toFixed(4));
+
+/** What an object's reported position is, by kind (each kind's body origin in tasks/objects.ts). */
+export const OBJECT_POSITION_DOC =
+  'its body origin: the centre of a cube; the centre of a bowl\'s floor (at table height); the centre of a plate\'s top surface; the centre of a tray\'s bottom; the centre of a marker on the table; the centre of the cabinet\'s base; the drawer\'s origin (it moves with the drawer as it opens); the centre of the drawer handle\'s bar';
 
 export function objectPose(world: RobotWorld, name: string): { position: number[]; yaw: number } {
   const id = world.sim.requireId('body', name);
@@ -34,6 +38,7 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
   const armNames = [...world.arms.keys()];
   const camerasDoc = world.cameras.map((c) => `'${c}'`).join(' | ');
   const cameraParam = { name: 'camera', type: camerasDoc, doc: 'Which camera.', schema: z.string() };
+  const cameraErrors = [ARGUMENT_ERROR, `PrimitiveError: the camera is not one of ${world.cameras.join(', ')}.`];
   const sizeOptions = [
     { name: 'widthPx', type: 'number', doc: 'Image width in pixels; default 640.', schema: z.number().int().min(16).max(2048), optional: true },
     { name: 'heightPx', type: 'number', doc: 'Image height in pixels; default 480.', schema: z.number().int().min(16).max(2048), optional: true },
@@ -57,9 +62,10 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
         returns: [
           { name: 'timeSec', type: 'number', doc: 'Simulated time (s).' },
           { name: 'arms', type: `{ name: ${armNames.map((n) => `'${n}'`).join(' | ')}, tcp: [x,y,z], yaw, openingM, holding: string | null }[]`, doc: 'Each arm: TCP position (m), gripper yaw (rad), finger opening (m), held object.' },
-          { name: 'objects', type: '{ name, kind, colour, position: [x,y,z], yaw }[]', doc: 'Every task object with its measured pose (body origin, m; yaw about vertical, rad).' },
+          { name: 'objects', type: '{ name, kind, colour, position: [x,y,z], yaw }[]', doc: `Every task object with its measured pose: position (m, world frame) is ${OBJECT_POSITION_DOC}; yaw about the vertical (rad).` },
         ],
         motion: false,
+        errors: [ARGUMENT_ERROR],
       },
       run: async () => {
         const sim = world.sim;
@@ -85,15 +91,16 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
         positional: [{ name: 'query', type: 'string', doc: 'An object name, or words such as a colour and a kind.', schema: z.string().min(1) }],
         options: [],
         returns: [
-          { name: 'found', type: 'boolean', doc: 'Whether any object matched.' },
+          { name: 'found', type: 'boolean', doc: 'Whether any object matched (no match is a result, not an error; the other fields are then null).' },
           { name: 'name', type: 'string | null', doc: 'Name of the (first) match; pass it to other calls.' },
-          { name: 'position', type: '[x, y, z] | null', doc: 'Measured world position of its body origin (m): the centre for cubes, the base centre for bowls, plates and trays.' },
+          { name: 'position', type: '[x, y, z] | null', doc: `Measured world position (m) of ${OBJECT_POSITION_DOC}.` },
           { name: 'sizeM', type: '[x, y, z] | null', doc: 'Full extents (m) along its own axes.' },
           { name: 'yaw', type: 'number | null', doc: 'Rotation about the vertical (rad).' },
           { name: 'description', type: 'string | null', doc: 'What the object is.' },
           { name: 'matches', type: 'string[]', doc: 'Every matching object name (more than one: the query was ambiguous).' },
         ],
         motion: false,
+        errors: [ARGUMENT_ERROR],
       },
       run: async (args) => {
         const found = matchObjects(world.objects, args.query as string);
@@ -105,14 +112,18 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
     {
       spec: {
         name: 'show',
-        summary: 'Looks through a camera: the image is shown to you (and the researcher) after this call.',
+        summary: 'Looks through a camera: the image is attached to the conversation for you (and the researcher) to see after this call.',
         positional: [cameraParam],
         options: sizeOptions,
         returns: [
-          { name: 'available', type: 'boolean', doc: 'False when no renderer is attached (then `reason` says why).' },
+          { name: 'available', type: 'boolean', doc: 'False when no renderer is attached (then `reason` says why and no image comes).' },
           { name: 'camera', type: 'string', doc: 'The camera used.' },
+          { name: 'widthPx', type: 'number', doc: 'Width of the attached image in pixels.' },
+          { name: 'heightPx', type: 'number', doc: 'Height of the attached image in pixels.' },
+          { name: 'reason', type: 'string', doc: 'Only when available is false: why no image was rendered.' },
         ],
         motion: false,
+        errors: cameraErrors,
       },
       run: async (args) => {
         const r = await render('show', args);
@@ -124,16 +135,19 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
     {
       spec: {
         name: 'image',
-        summary: 'Renders a camera and returns the PNG bytes to your code (for your own processing).',
+        summary: 'Renders a camera and returns the image as data (PNG bytes) to the caller; unlike show, nothing is attached to the conversation.',
         positional: [cameraParam],
         options: sizeOptions,
         returns: [
           { name: 'available', type: 'boolean', doc: 'False when no renderer is attached (then `reason` says why).' },
-          { name: 'png', type: 'Uint8Array', doc: 'PNG-encoded image.' },
+          { name: 'camera', type: 'string', doc: 'The camera used.' },
+          { name: 'png', type: 'number[]', doc: 'The bytes of the PNG file as data, one number 0..255 each (a tool reply, being text, says only how many bytes there are).' },
           { name: 'widthPx', type: 'number', doc: 'Width in pixels.' },
           { name: 'heightPx', type: 'number', doc: 'Height in pixels.' },
+          { name: 'reason', type: 'string', doc: 'Only when available is false: why no image was rendered.' },
         ],
         motion: false,
+        errors: cameraErrors,
       },
       run: (args) => render('image', args),
     },

@@ -32,7 +32,15 @@ export interface PrimitiveSpec {
   returns: ResultFieldDoc[];
   /** True when the primitive moves the robot (the tool-calling arm attaches images after these). */
   motion: boolean;
+  /**
+   * The errors a call can raise, one sentence each naming the error type ("PrimitiveError: …",
+   * "EpisodeFinished: …"). Both arms get them; an empty list documents that the call never fails.
+   */
+  errors?: string[];
 }
+
+/** Errors every primitive with parameters can raise; the registry checks arguments before any call runs. */
+export const ARGUMENT_ERROR = 'PrimitiveError: an argument is missing, unknown or of the wrong type (the message names it and says what it must be).';
 
 /** Named arguments: the positional ones by their names plus the option fields. */
 export type NamedArgs = Record<string, unknown>;

@@ -15,6 +15,7 @@ import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import type { CameraSource } from '../../primitives/world';
 import { attachCameraSource, type SavingCameraSource } from '../../render/simView';
 import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
+import { robotPreamble } from './preamble';
 import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
 
 export interface RobotEnvironmentOptions {
@@ -27,9 +28,13 @@ export interface RobotEnvironmentOptions {
 
 const round = (v: number): number => Number(v.toFixed(4));
 
-/** `show`/`image` return `{ png, widthPx, heightPx }`; the cell sees the image's id instead of bytes. */
+/**
+ * Only `show` puts an image in front of the model: its bytes leave the result (the caller sees the
+ * image's id) and go to the conversation. Any other image result, `image`'s PNG bytes included,
+ * stays in the result as data (a cell gets the bytes; a tool answer, being text, their count).
+ */
 const pngExtractor: ImageExtractor = (primitive, result, nextId) => {
-  if (typeof result === 'object' && result !== null && (result as { png?: unknown }).png instanceof Uint8Array) {
+  if (primitive === 'show' && typeof result === 'object' && result !== null && (result as { png?: unknown }).png instanceof Uint8Array) {
     const r = result as { png: Uint8Array; widthPx?: number; heightPx?: number; camera?: string };
     const img: CellImage = { id: nextId(), primitive, mimeType: 'image/png', width: r.widthPx, height: r.heightPx, bytes: r.png, caption: r.camera };
     const { png: _png, ...rest } = r;
@@ -88,7 +93,10 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     try {
       const result = await registry.invoke(name, args);
       const img = pngExtractor(name, result, () => 'img');
-      return { ok: true, result: img.forCell };
+      const images = img.images.flatMap((i) => (i.bytes ? [{ label: i.caption ?? name, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
+      // The tool answer says what was shown; the image itself follows as an attachment.
+      const forModel = images.length && typeof img.forCell === 'object' && img.forCell !== null ? Object.fromEntries(Object.entries(img.forCell).filter(([k]) => k !== 'image')) : img.forCell;
+      return { ok: true, result: forModel, ...(images.length ? { images } : {}) };
     } catch (err) {
       return { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), finished: err instanceof EpisodeFinished };
     }
@@ -113,7 +121,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
-      const images: Observation[] = r.images.flatMap((i) => (i.bytes ? [{ label: i.caption ?? i.id, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
+      const images: Observation[] = r.images.flatMap((i) => (i.bytes && i.primitive === 'show' ? [{ label: i.caption ?? i.id, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
       return {
         ok: r.ok,
         text: cellText(r),
@@ -129,6 +137,8 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
         },
       };
     },
+    imagesAvailable: () => world.cameraSource !== null,
+    preamble: () => robotPreamble(ep),
     async observe(cameras) {
       const source = world.cameraSource;
       if (!source) return [];

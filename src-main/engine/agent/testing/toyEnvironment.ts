@@ -89,6 +89,8 @@ export function createToyEnvironment(instance: InstanceRef): Environment {
       const text = [...out, ...(value !== undefined ? [`=> ${JSON.stringify(value)}`] : []), ...(error ? [`Error: ${error}`] : [])].join('\n');
       return { ok: !error, text, images: [], detail: { stdout: out.join('\n'), ...(value !== undefined ? { value: JSON.stringify(value) } : {}), ...(error ? { error: { type: 'Error', message: error } } : {}), audit: [], refused: false, namespaceLost: false } };
     },
+    imagesAvailable: () => true,
+    preamble: () => ['# Units', 'Counts are whole numbers.', '', '# Done', 'The task is done when the counter equals the target; the episode ends by itself then.'].join('\n'),
     // A tiny "camera" so image policies can be tested without a renderer: a 2×2 grey PNG.
     observe: async (cams) => cams.filter((c) => c === 'front').map((label) => ({ label, png: TINY_PNG, widthPx: 2, heightPx: 2 })),
     state: () => ({ count }),

@@ -1,0 +1,103 @@
+/**
+ * The one generator of primitive documentation. Each primitive's whole doc (summary, whether it
+ * moves the robot, every parameter with its type and doc, every return field with its doc, the
+ * errors it can raise) is rendered from the registry's specs into both arms: a tool definition
+ * (description + JSON schema) for the tool-calling arm, an API reference entry for the code arm.
+ * The same sentences reach both, so neither arm is told more than the other.
+ */
+import { z } from 'zod';
+import type { ToolDef } from '../../../src-shared/episode';
+import type { ParamDoc, PrimitiveSpec } from '../primitives/types';
+
+export const MOVES_TAG = '(moves the robot)';
+export const STILL_TAG = '(does not move the robot)';
+
+/** "type. doc": how a parameter is described, in a tool's schema and in the reference alike. */
+export function paramText(p: ParamDoc): string {
+  return p.doc ? `${p.type}. ${p.doc}` : p.type;
+}
+
+function returnsHeader(spec: PrimitiveSpec): string {
+  return `Returns { ${spec.returns.map((r) => `${r.name}: ${r.type}`).join(', ')} }`;
+}
+
+/**
+ * The doc body shared by both arms: summary and motion tag, then the return fields and the
+ * errors, one per line. The tool arm gets it as the tool's description; the code arm, indented
+ * under the signature.
+ */
+export function docBody(spec: PrimitiveSpec): string[] {
+  const lines = [`${spec.summary} ${spec.motion ? MOVES_TAG : STILL_TAG}`];
+  if (spec.returns.length) {
+    lines.push(`${returnsHeader(spec)}:`);
+    for (const r of spec.returns) lines.push(`- ${r.name}: ${r.doc || r.type}`);
+  } else lines.push('Returns nothing.');
+  const errors = spec.errors ?? [];
+  if (errors.length) {
+    lines.push('Errors:');
+    for (const e of errors) lines.push(`- ${e}`);
+  } else if (spec.errors) lines.push('Errors: none.');
+  return lines;
+}
+
+function paramSchema(p: ParamDoc): Record<string, unknown> {
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(p.schema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  } catch {
+    schema = {};
+  }
+  delete schema.$schema;
+  return { ...schema, description: paramText(p) };
+}
+
+/** A primitive as a tool: the arguments object holds the positional and option parameters by name. */
+export function primitiveTool(spec: PrimitiveSpec): ToolDef {
+  const params = [...spec.positional, ...spec.options];
+  return {
+    name: spec.name,
+    description: docBody(spec).join('\n'),
+    parameters: {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name, paramSchema(p)])),
+      required: spec.positional.filter((p) => !p.optional).map((p) => p.name),
+      additionalProperties: false,
+    },
+  };
+}
+
+export function primitiveTools(specs: readonly PrimitiveSpec[]): ToolDef[] {
+  return specs.map(primitiveTool);
+}
+
+/** `robo.name(a: T, { opt?: T }?) → { … }`: positionals, then one options object (JavaScript cells). */
+export function jsSignature(spec: PrimitiveSpec): string {
+  const pos = spec.positional.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`);
+  if (spec.options.length) pos.push(`{ ${spec.options.map((o) => `${o.name}?: ${o.type}`).join(', ')} }?`);
+  const ret = spec.returns.length ? ` → { ${spec.returns.map((r) => `${r.name}: ${r.type}`).join(', ')} }` : '';
+  return `robo.${spec.name}(${pos.join(', ')})${ret}`;
+}
+
+export interface ReferenceOptions {
+  /** The calling convention of the cell language; JavaScript's by default. */
+  signature?: (spec: PrimitiveSpec) => string;
+}
+
+/** One reference entry: the signature, then the parameters and the shared doc body, indented. */
+export function referenceEntry(spec: PrimitiveSpec, o: ReferenceOptions = {}): string {
+  const sig = (o.signature ?? jsSignature)(spec);
+  const [head, ...rest] = docBody(spec);
+  const params = [...spec.positional.map((p) => ({ p, kind: p.optional ? 'optional' : 'required' })), ...spec.options.map((p) => ({ p, kind: 'option' }))];
+  const lines = [sig, `    ${head}`];
+  if (params.length) {
+    lines.push('    Parameters:');
+    for (const { p, kind } of params) lines.push(`    - ${p.name} (${kind}): ${paramText(p)}`);
+  }
+  for (const l of rest) lines.push(`    ${l}`);
+  return lines.join('\n');
+}
+
+/** The code arm's API reference: every primitive's entry, in registry order. */
+export function apiReference(specs: readonly PrimitiveSpec[], o: ReferenceOptions = {}): string {
+  return specs.map((s) => referenceEntry(s, o)).join('\n\n');
+}
