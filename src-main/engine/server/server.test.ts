@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodePoseFrame, encodePoseFrame } from '../../../src-shared/protocol';
@@ -51,5 +55,85 @@ describe('engine server', () => {
     expect(seqs.length).toBeLessThan(n);
     for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]);
     ws.close();
+  });
+
+  describe('requests an attacker can send without the token', () => {
+    /** One raw request; resolves with the status line (or '' when the socket closed without one). */
+    const raw = (port: number, text: string) =>
+      new Promise<string>((resolve) => {
+        const sock = connect(port, '127.0.0.1', () => sock.write(text));
+        let got = '';
+        sock.on('data', (d) => (got += d.toString('latin1')));
+        sock.on('error', () => resolve(got.split('\r\n')[0]));
+        sock.on('close', () => resolve(got.split('\r\n')[0]));
+        setTimeout(() => sock.destroy(), 2000);
+      });
+    const start = async () => {
+      const ui = mkdtempSync(join(tmpdir(), 'rc-ui-'));
+      writeFileSync(join(ui, 'index.html'), '<!doctype html><title>ui</title>');
+      const files = mkdtempSync(join(tmpdir(), 'rc-files-'));
+      mkdirSync(join(files, 'ep'));
+      writeFileSync(join(files, 'ep', 'a.png'), 'png');
+      server = await startEngineServer({
+        token: 't',
+        staticDir: ui,
+        privateFiles: (p) => (p === '/episodes/ep/files/a.png' ? join(files, 'ep', 'a.png') : null),
+        handlers: { 'engine/ping': ({ payload }) => ({ payload, serverTimeMs: Date.now() }) },
+      });
+      return server;
+    };
+    const ping = async (port: number) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=t`);
+      const reply = await new Promise<string>((resolve, reject) => {
+        ws.on('message', (d) => {
+          const f = JSON.parse(d.toString()) as { type: string; result?: { payload: string } };
+          if (f.type === 'server/hello') ws.send(JSON.stringify({ type: 'engine/ping', id: 1, payload: 'alive' }));
+          if (f.type === 'reply') resolve(f.result!.payload);
+        });
+        ws.on('error', reject);
+      });
+      ws.close();
+      return reply;
+    };
+
+    it('GET /% (a malformed escape) is a 400, and the engine lives on', async () => {
+      const s = await start();
+      expect(await fetch(`http://127.0.0.1:${s.port}/%`).then((r) => r.status)).toBe(400);
+      expect(await fetch(`http://127.0.0.1:${s.port}/episodes/%E0%A4%A?token=t`).then((r) => r.status)).toBe(400);
+      expect(await ping(s.port)).toBe('alive');
+    });
+
+    it('a raw GET // is a 400, and the engine lives on', async () => {
+      const s = await start();
+      expect(await raw(s.port, 'GET // HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+      expect(await raw(s.port, 'GET //evil.example/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+      expect(await ping(s.port)).toBe('alive');
+    });
+
+    it('a WebSocket upgrade to // is a 400, and the engine lives on', async () => {
+      const s = await start();
+      const upgrade = (target: string) =>
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+      expect(await raw(s.port, upgrade('//'))).toBe('HTTP/1.1 400 Bad Request');
+      expect(await raw(s.port, upgrade('//ws?token=t'))).toBe('HTTP/1.1 400 Bad Request');
+      expect(await raw(s.port, upgrade('/ws?token=wrong'))).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await ping(s.port)).toBe('alive');
+    });
+
+    it('episode files are served sandboxed, with no referrer', async () => {
+      const s = await start();
+      const res = await fetch(`http://127.0.0.1:${s.port}/episodes/ep/files/a.png?token=t`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toMatch(/^sandbox\b/);
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      const missing = await fetch(`http://127.0.0.1:${s.port}/episodes/ep/files/b.png?token=t`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-security-policy')).toMatch(/^sandbox\b/);
+      // The renderer itself keeps its own policy (not sandboxed: it must run).
+      const page = await fetch(`http://127.0.0.1:${s.port}/`);
+      expect(page.headers.get('content-security-policy')).not.toMatch(/sandbox/);
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    });
   });
 });

@@ -14,7 +14,7 @@ import {
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../../src-shared/version';
 import { RpcError, type ClientContext, type Handler, type Handlers } from './rpc';
 import { contentSecurityPolicy } from '../../../src-shared/csp';
-import { serveFile, serveStatic } from './static';
+import { EPISODE_FILE_HEADERS, badRequest, parseRequestUrl, serveFile, serveStatic } from './static';
 
 export interface EngineServerOptions {
   /** 0 picks a free port. */
@@ -79,19 +79,31 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
 
   // Pinned to our own origin once the port is known (no request is served before that).
   let csp = '';
+  // No request of any shape may end the process: every path through here catches and answers.
   const http = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname.startsWith('/episodes/')) {
-      if (!tokensEqual(url.searchParams.get('token') ?? '', token)) return void res.writeHead(401).end();
-      let file: string | null = null;
-      try {
-        file = opts.privateFiles?.(decodeURIComponent(url.pathname)) ?? null;
-      } catch {
-        file = null;
+    const fail = () => badRequest(res);
+    try {
+      const url = parseRequestUrl(req.url);
+      if (!url) return fail();
+      if (url.pathname.startsWith('/episodes/')) {
+        if (!tokensEqual(url.searchParams.get('token') ?? '', token)) return void res.writeHead(401, EPISODE_FILE_HEADERS).end();
+        let file: string | null = null;
+        try {
+          file = opts.privateFiles?.(decodeURIComponent(url.pathname)) ?? null;
+        } catch {
+          return fail();
+        }
+        return void serveFile(file, EPISODE_FILE_HEADERS['content-security-policy'], req, res).catch(fail);
       }
-      return void serveFile(file, csp, req, res);
+      void serveStatic(opts.staticDir ?? null, csp, req, res).catch(fail);
+    } catch {
+      fail();
     }
-    void serveStatic(opts.staticDir ?? null, csp, req, res);
+  });
+  // Node answers unparseable requests with 400 itself; a socket error after that must not throw.
+  http.on('clientError', (_err, socket) => {
+    if (socket.writable && !socket.writableEnded) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD });
 
@@ -104,13 +116,19 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
   const allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...(opts.extraOrigins ?? [])]);
 
   http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const refusal = checkUpgrade(req, token, allowedOrigins);
-    if (refusal) {
-      socket.write(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // Node removes its own error listener from an upgraded socket: a reset would otherwise throw.
+    socket.on('error', () => socket.destroy());
+    const refuse = (status: string) => {
+      if (socket.writable) socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
-      return;
+    };
+    try {
+      const refusal = checkUpgrade(req, token, allowedOrigins);
+      if (refusal) return refuse(refusal);
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+    } catch {
+      refuse('400 Bad Request');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
   });
 
   function send(client: Client, frame: ServerFrame): void {
@@ -153,7 +171,7 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
       }
       if (isBinary) return sendError(client, null, 'bad-frame', 'the engine accepts only JSON text frames from clients');
       if (bytes > MAX_FRAME_BYTES) return sendError(client, null, 'frame-too-large', `frame of ${bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
-      void handleText(client, ctx, data.toString());
+      handleText(client, ctx, data.toString()).catch((err: unknown) => sendError(client, null, 'internal', err instanceof Error ? err.message : String(err)));
     });
     ws.on('close', () => {
       client.abort.abort();
@@ -232,7 +250,8 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
 
 /** Returns an HTTP status line when the upgrade must be refused. */
 export function checkUpgrade(req: IncomingMessage, token: string, allowedOrigins: Set<string>): string | null {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const url = parseRequestUrl(req.url);
+  if (!url) return '400 Bad Request';
   if (url.pathname !== '/ws') return '404 Not Found';
   const given = url.searchParams.get('token') ?? '';
   if (!tokensEqual(given, token)) return '401 Unauthorized';

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEngine } from '../../engine';
 import { UsageError, type Command } from '../command';
@@ -5,7 +6,7 @@ import { UsageError, type Command } from '../command';
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the engine: the studio UI over HTTP and the protocol over WebSocket, on 127.0.0.1 only.',
-  usage: 'robocell serve [--port N] [--token T] [--allow-origin URL]... [--parent-stdin] [--no-ui]',
+  usage: 'robocell serve [--port N] [--token T] [--allow-origin URL]... [--parent-stdin] [--no-ui | --ui-dir DIR]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
@@ -15,6 +16,8 @@ export const serveCommand: Command = {
         'allow-origin': { type: 'string', multiple: true },
         'parent-stdin': { type: 'boolean', default: false },
         'no-ui': { type: 'boolean', default: false },
+        /** A renderer build elsewhere than out/renderer (tests serve a small one). */
+        'ui-dir': { type: 'string' },
       },
     });
     const port = Number(values.port);
@@ -46,7 +49,7 @@ export const serveCommand: Command = {
       process.stdin.on('error', () => shutdown('parent stdin closed'));
       process.stdin.resume();
     }
-    engine = await startEngine({ port, token, extraOrigins: values['allow-origin'], staticDir: values['no-ui'] ? null : undefined });
+    engine = await startEngine({ port, token, extraOrigins: values['allow-origin'], staticDir: values['no-ui'] ? null : values['ui-dir'] !== undefined ? resolve(values['ui-dir']) : undefined });
     if (closing) {
       await engine.close();
       return 0;
