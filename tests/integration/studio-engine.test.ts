@@ -84,6 +84,24 @@ describe('studio engine service', () => {
     expect(events.get(episodeId)!.find((e) => e.type === 'verdict')).toMatchObject({ success: false, finish: 'stopped' });
   });
 
+  it('a Step after a pause mid-motion makes one new model call', async () => {
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'scripted', settings: SETTINGS, speed: 0.25, startPaused: false });
+    // Paused inside call 1's motion (a quarter of real time: it is certainly still moving).
+    await waitFor(() => count(episodeId, 'model/reply') >= 1, 'the first reply');
+    await client.request('run/control', { episodeId, action: 'pause' });
+    const before = count(episodeId, 'model/request');
+    const actionsBefore = count(episodeId, 'action');
+    await client.request('run/control', { episodeId, action: 'step' });
+    await waitFor(() => count(episodeId, 'model/reply') === before + 1, 'the stepped call', 180_000);
+    await waitFor(() => states.at(-1) === 'paused', 'paused again');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(count(episodeId, 'model/request')).toBe(before + 1);
+    // The pause landed inside a call's motion: that call finished, and the step still made its own call.
+    expect(actionsBefore).toBe(before - 1);
+    await client.request('run/control', { episodeId, action: 'stop' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+  });
+
   it('runs a scratch cell against a paused live run, and on a scratch world otherwise', async () => {
     // A quarter of real time: the run is certainly still moving when the second scratch cell is sent.
     const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'code', model: 'scripted', settings: SETTINGS, speed: 0.25, startPaused: true });
@@ -111,6 +129,21 @@ describe('studio engine service', () => {
     expect(b.poses).toEqual(scene.frame.poses);
     expect(b.poses).not.toEqual(a.poses);
     await expect(client.request('scene/seek', { episodeId: toolsEpisode, action: 999 })).rejects.toThrow(/no action 999/);
+  });
+
+  it('runs a scratch cell at a recorded moment and returns the robot as it left it', async () => {
+    const actions = count(toolsEpisode, 'action');
+    const moment = await client.request('scene/seek', { episodeId: toolsEpisode, action: actions });
+    const r = await client.request('scratch/run', { episodeId: toolsEpisode, code: '1', atAction: actions });
+    expect(r).toMatchObject({ target: 'scratch-world', ok: true, fromAction: actions });
+    expect(r.frame?.poses.length).toBe(moment.poses.length);
+    for (let i = 0; i < moment.poses.length; i++) expect(r.frame!.poses[i]).toBeCloseTo(moment.poses[i], 4);
+    const initial = await client.request('scene/seek', { episodeId: toolsEpisode, action: 0 });
+    const r0 = await client.request('scratch/run', { episodeId: toolsEpisode, code: '2', atAction: 0 });
+    expect(r0.fromAction).toBe(0);
+    for (let i = 0; i < initial.poses.length; i++) expect(r0.frame!.poses[i]).toBeCloseTo(initial.poses[i], 4);
+    const preview = await client.request('scene/preview', { instance: INSTANCE });
+    expect(preview.frame.poses).toEqual(initial.poses);
   });
 
   it('forks with an edited tool call: replays the prefix with matching hashes, then runs the edit', async () => {

@@ -69,10 +69,18 @@ export class ActiveRun {
       this.pauseAfterCall = null;
       this.setState('paused');
     }
-    while (this.state === 'paused' && !this.abort.signal.aborted) {
-      await new Promise<void>((r) => (this.gateOpen = r));
+    this.atGate = true;
+    try {
+      while (this.state === 'paused' && !this.abort.signal.aborted) {
+        await new Promise<void>((r) => (this.gateOpen = r));
+      }
+    } finally {
+      this.atGate = false;
     }
   };
+
+  /** Waiting before a model call (true) rather than paused inside one (mid-motion). */
+  private atGate = false;
 
   control(action: 'pause' | 'resume' | 'step' | 'stop'): RunState {
     if (this.state !== 'running' && this.state !== 'paused') return this.state;
@@ -86,7 +94,8 @@ export class ActiveRun {
       this.setState('paused');
       this.pacer.setPaused(true);
     } else {
-      if (action === 'step') this.pauseAfterCall = this.currentCall;
+      // One step is one new model call: paused mid-motion, the call in progress finishes first.
+      if (action === 'step') this.pauseAfterCall = this.atGate ? this.currentCall : this.currentCall + 1;
       this.setState('running');
       this.pacer.setPaused(false);
       this.gateOpen?.();
