@@ -53,8 +53,20 @@ export function imageTokens(widthPx: number, heightPx: number, detail: ImageDeta
   return base + perTile * Math.ceil(w / 512) * Math.ceil(h / 512);
 }
 
+/** How a model prices images: its family and, for the patch family, the model's multiplier. */
+export interface ImageCost {
+  family: ImageTokenFamily;
+  patchMultiplier: number;
+}
+
+/** An image's tokens under a model's pricing (a bare family means multiplier 1). */
+export function imageTokensFor(widthPx: number, heightPx: number, detail: ImageDetail, cost: ImageTokenFamily | ImageCost = 'gpt-4o'): number {
+  const c = typeof cost === 'string' ? { family: cost, patchMultiplier: 1 } : cost;
+  return imageTokens(widthPx, heightPx, detail, c.family, c.patchMultiplier);
+}
+
 /** Which family a model name belongs to, by prefix; unknown names count as GPT-4o class. */
-export function imageFamilyForModel(model: string): { family: ImageTokenFamily; patchMultiplier: number } {
+export function imageFamilyForModel(model: string): ImageCost {
   const m = model.toLowerCase();
   if (m.startsWith('gpt-4o-mini')) return { family: 'gpt-4o-mini', patchMultiplier: 1 };
   if (m.startsWith('gpt-4.1-mini')) return { family: 'patch', patchMultiplier: 1.62 };

@@ -5,7 +5,7 @@
  */
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { imageTokens, type ImageDetail, type ImageTokenFamily } from './images';
+import { imageTokensFor, type ImageCost, type ImageDetail, type ImageTokenFamily } from './images';
 
 let encoder: Tiktoken | null = null;
 
@@ -51,7 +51,8 @@ export interface MessageEstimate {
   total: number;
 }
 
-export function estimateMessage(msg: TokenMessage, family: ImageTokenFamily = 'gpt-4o'): MessageEstimate {
+/** `images`: the model's image pricing (family and patch multiplier), or a bare family. */
+export function estimateMessage(msg: TokenMessage, images: ImageTokenFamily | ImageCost = 'gpt-4o'): MessageEstimate {
   let text = TOKENS_PER_MESSAGE + countTextTokens(msg.role);
   let image = 0;
   if (msg.name) text += TOKENS_PER_NAME + countTextTokens(msg.name);
@@ -59,7 +60,7 @@ export function estimateMessage(msg: TokenMessage, family: ImageTokenFamily = 'g
   else if (msg.content) {
     for (const part of msg.content) {
       if (part.type === 'text') text += countTextTokens(part.text);
-      else image += imageTokens(part.widthPx, part.heightPx, part.detail, family);
+      else image += imageTokensFor(part.widthPx, part.heightPx, part.detail, images);
     }
   }
   for (const call of msg.toolCalls ?? []) text += countTextTokens(call.name) + countTextTokens(call.arguments) + TOKENS_PER_MESSAGE;
@@ -84,12 +85,12 @@ export interface ContextEstimate extends MessageEstimate {
 }
 
 /** The estimated prompt tokens of one request: every message, the tool definitions and the reply priming. */
-export function estimateContext(messages: TokenMessage[], tools: TokenTool[] = [], family: ImageTokenFamily = 'gpt-4o'): ContextEstimate {
+export function estimateContext(messages: TokenMessage[], tools: TokenTool[] = [], images: ImageTokenFamily | ImageCost = 'gpt-4o'): ContextEstimate {
   const perMessage: number[] = [];
   let textTokens = TOKENS_REPLY_PRIMING;
   let imageTok = 0;
   for (const m of messages) {
-    const e = estimateMessage(m, family);
+    const e = estimateMessage(m, images);
     perMessage.push(e.total);
     textTokens += e.textTokens;
     imageTok += e.imageTokens;

@@ -93,7 +93,8 @@ export function referenceEntry(spec: PrimitiveSpec, o: ReferenceOptions = {}): s
     lines.push('    Parameters:');
     for (const { p, kind } of params) lines.push(`    - ${p.name} (${kind}): ${paramText(p)}`);
   }
-  for (const l of rest) lines.push(`    ${l}`);
+  // The signature already shows the return type, so its header line is just "Returns:".
+  for (const l of rest) lines.push(`    ${l === `${returnsHeader(spec)}:` ? 'Returns:' : l}`);
   return lines.join('\n');
 }
 

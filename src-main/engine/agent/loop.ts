@@ -117,7 +117,8 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   const writer = EpisodeWriter.create(o.outRoot, meta);
   o.onStart?.(meta, writer.dir);
   const tally = new Tally(model.info.name, o.prices);
-  const family = imageFamilyForModel(model.info.name).family;
+  // The model's own image pricing: its family and, for patch-priced models, its multiplier.
+  const imageCost = imageFamilyForModel(model.info.name);
   const images = new Map<string, Uint8Array>();
   const messages: Message[] = [];
   const rec = (e: EpisodeEventInput) => {
@@ -169,7 +170,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
         [finish, reason] = ['budget-wall', `out of wall time (${budgets.maxWallMs} ms)`];
         break;
       }
-      const estimate = estimateContext(messages, tools, family);
+      const estimate = estimateContext(messages, tools, imageCost);
       rec({ type: 'model/request', call, messageCount: messages.length, estimate: { textTokens: estimate.textTokens, imageTokens: estimate.imageTokens, total: estimate.total } });
       const signal = o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(leftMs)]) : AbortSignal.timeout(leftMs);
       const started = performance.now();

@@ -94,7 +94,8 @@ function actText(arm: Arm): string {
 }
 
 export function systemPrompt(p: PromptInput): string {
-  const intro = `You act in a simulated environment through a fixed set of primitives.${p.maxModelCalls ? ` You have at most ${p.maxModelCalls} model calls.` : ''}`;
+  const calls = p.maxModelCalls ? ` You have at most ${p.maxModelCalls} model call${p.maxModelCalls === 1 ? '' : 's'}.` : '';
+  const intro = `You act in a simulated environment through a fixed set of primitives.${calls}`;
   const card = ['# Task', p.instruction, '', instanceLine(p.instance)].join('\n');
   const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm)];
   if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs)].join('\n'));

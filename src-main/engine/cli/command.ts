@@ -1,4 +1,5 @@
 /** One `robocell` subcommand. Commands print to stdout and return the process exit code. */
+import { CellLanguage, Feedback, ImagesPolicy, type AgentSettings } from '../../../src-shared/episode';
 export interface Command {
   name: string;
   summary: string;
@@ -24,4 +25,47 @@ export function instanceFromArgs(values: { task?: string; variant: string; seed:
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
   return { taskId: values.task, variant: values.variant, seed };
+}
+
+export function intOpt(name: string, v: string | undefined, fallback: number, min = 1): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+export function enumOpt<T extends string>(name: string, v: string | undefined, schema: { options: readonly T[] }, fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(schema.options as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${schema.options.join(', ')}; got "${v}"`);
+  return v as T;
+}
+
+/** The agent settings an episode runs under, shared by `run` and `prompt` so both describe the same episode. */
+export const SETTINGS_OPTIONS = {
+  'max-calls': { type: 'string' },
+  'max-wall-sec': { type: 'string' },
+  'max-steps': { type: 'string' },
+  images: { type: 'string' },
+  feedback: { type: 'string' },
+  cameras: { type: 'string' },
+  detail: { type: 'string' },
+  lang: { type: 'string' },
+} as const;
+
+type SettingsValues = { [K in keyof typeof SETTINGS_OPTIONS]?: string };
+
+export function settingsFromArgs(values: SettingsValues, d: AgentSettings): AgentSettings {
+  return {
+    ...d,
+    images: enumOpt('images', values.images, ImagesPolicy, d.images),
+    feedback: enumOpt('feedback', values.feedback, Feedback, d.feedback),
+    cameras: values.cameras === undefined ? d.cameras : values.cameras.split(',').map((s) => s.trim()).filter(Boolean),
+    imageDetail: enumOpt('detail', values.detail, { options: ['low', 'high', 'auto'] as const }, d.imageDetail),
+    budgets: {
+      maxModelCalls: intOpt('max-calls', values['max-calls'], d.budgets.maxModelCalls),
+      maxWallMs: intOpt('max-wall-sec', values['max-wall-sec'], d.budgets.maxWallMs / 1000) * 1000,
+      maxSimSteps: intOpt('max-steps', values['max-steps'], d.budgets.maxSimSteps),
+    },
+    language: enumOpt('lang', values.lang, CellLanguage, d.language),
+  };
 }

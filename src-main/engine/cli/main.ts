@@ -1,6 +1,7 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
 import { UsageError, type Command } from './command';
 import { execCommand } from './commands/exec';
+import { promptCommand } from './commands/prompt';
 import { renderCommand } from './commands/render';
 import { replayCommand } from './commands/replay';
 import { runCommand } from './commands/run';
@@ -8,7 +9,7 @@ import { serveCommand } from './commands/serve';
 import { solveCommand } from './commands/solve';
 import { tasksCommand } from './commands/tasks';
 
-const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, replayCommand, execCommand];
+const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,26 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Arm, CellLanguage, Feedback, ImagesPolicy, type AgentSettings, type EpisodeEvent } from '../../../../src-shared/episode';
+import { Arm, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
 import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
 import { defaultEpisodesDir } from '../../episodes/store';
-import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
-
-function intOpt(name: string, v: string | undefined, fallback: number, min = 1): number {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${v}"`);
-  return n;
-}
-
-function enumOpt<T extends string>(name: string, v: string | undefined, schema: { options: readonly T[] }, fallback: T): T {
-  if (v === undefined) return fallback;
-  if (!(schema.options as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${schema.options.join(', ')}; got "${v}"`);
-  return v as T;
-}
+import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
 
 function progressLine(e: EpisodeEvent): string | null {
   switch (e.type) {
@@ -52,14 +39,7 @@ export const runCommand: Command = {
         arm: { type: 'string' },
         model: { type: 'string', default: 'scripted' },
         'base-url': { type: 'string' },
-        'max-calls': { type: 'string' },
-        'max-wall-sec': { type: 'string' },
-        'max-steps': { type: 'string' },
-        images: { type: 'string' },
-        feedback: { type: 'string' },
-        cameras: { type: 'string' },
-        detail: { type: 'string' },
-        lang: { type: 'string' },
+        ...SETTINGS_OPTIONS,
         prices: { type: 'string' },
         'no-stream': { type: 'boolean', default: false },
         'no-render': { type: 'boolean', default: false },
@@ -70,19 +50,7 @@ export const runCommand: Command = {
     const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
     const arm = enumOpt('arm', values.arm, Arm, 'tools');
-    const d = DEFAULT_SETTINGS;
-    const settings: AgentSettings = {
-      images: enumOpt('images', values.images, ImagesPolicy, d.images),
-      feedback: enumOpt('feedback', values.feedback, Feedback, d.feedback),
-      cameras: values.cameras === undefined ? d.cameras : values.cameras.split(',').map((s) => s.trim()).filter(Boolean),
-      imageDetail: enumOpt('detail', values.detail, { options: ['low', 'high', 'auto'] as const }, d.imageDetail),
-      budgets: {
-        maxModelCalls: intOpt('max-calls', values['max-calls'], d.budgets.maxModelCalls),
-        maxWallMs: intOpt('max-wall-sec', values['max-wall-sec'], d.budgets.maxWallMs / 1000) * 1000,
-        maxSimSteps: intOpt('max-steps', values['max-steps'], d.budgets.maxSimSteps),
-      },
-      language: enumOpt('lang', values.lang, CellLanguage, d.language),
-    };
+    const settings = settingsFromArgs(values, DEFAULT_SETTINGS);
     const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
     let model;
     try {

@@ -1,0 +1,61 @@
+/**
+ * `robocell prompt`: the exact first request of an episode (system prompt, tools, first user
+ * message) as a model receives it, for papers and review. It is built by the same function the
+ * agent loop uses, from the same environment and settings `robocell run` would use; nothing runs.
+ */
+import { parseArgs } from 'node:util';
+import { Arm } from '../../../../src-shared/episode';
+import { estimateContext, imageFamilyForModel } from '../../../../src-shared/tokens';
+import { DEFAULT_SETTINGS, initialContext } from '../../agent/loop';
+import { toWireMessages, toWireTools } from '../../agent/openai/convert';
+import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
+import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
+
+export const promptCommand: Command = {
+  name: 'prompt',
+  summary: 'Print the exact first request of an episode (system prompt, tools, first user message) as the model receives it.',
+  usage:
+    'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--max-calls K] [--lang javascript|python] [--no-render] [--json]',
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        ...INSTANCE_OPTIONS,
+        ...SETTINGS_OPTIONS,
+        arm: { type: 'string' },
+        model: { type: 'string' },
+        'no-render': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const instance = instanceFromArgs(values);
+    if (!values.arm) throw new UsageError('--arm is required: tools or code');
+    const arm = enumOpt('arm', values.arm, Arm, 'tools');
+    const settings = settingsFromArgs(values, DEFAULT_SETTINGS);
+    // As `robocell run` does: the renderer is attached unless --no-render (it starts on the first image, so none starts here).
+    const env = await createRobotEnvironment(instance, { render: !values['no-render'] });
+    try {
+      const { messages, tools } = initialContext(env, arm, settings);
+      const body = {
+        ...(values.model ? { model: values.model } : {}),
+        messages: toWireMessages(messages, () => new Uint8Array()),
+        tools: toWireTools(tools),
+        parallel_tool_calls: false,
+      };
+      const estimate = estimateContext(messages, tools, imageFamilyForModel(values.model ?? ''));
+      if (values.json) {
+        console.log(JSON.stringify(body));
+        return 0;
+      }
+      const out: string[] = [];
+      for (const m of messages) out.push(`=== ${m.role} ===`, typeof m.content === 'string' ? m.content : JSON.stringify(m.content), '');
+      out.push(`=== tools (${tools.length}) ===`);
+      for (const t of tools) out.push(`--- ${t.name} ---`, t.description, `parameters: ${JSON.stringify(t.parameters, null, 2)}`, '');
+      out.push(`=== estimate ===`, `~${estimate.total} input tokens (o200k tokenizer; tools ~${estimate.toolTokens})`);
+      console.log(out.join('\n'));
+      return 0;
+    } finally {
+      env.dispose();
+    }
+  },
+};
