@@ -10,6 +10,8 @@ export function SettingsDialog({ onClose, onSaved }: { onClose(): void; onSaved(
   const [episodesDir, setEpisodesDir] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** Set when saving moved the endpoint to another origin: the engine dropped the old key. */
+  const [keyCleared, setKeyCleared] = useState<string | null>(null);
   useEffect(() => {
     client.request('settings/get', {}).then((s) => (setEndpoint(s.endpoint), setEpisodesDir(s.episodesDir)), (err: Error) => setError(err.message));
   }, [client]);
@@ -19,6 +21,12 @@ export function SettingsDialog({ onClose, onSaved }: { onClose(): void; onSaved(
       const r = await client.request('settings/set', { baseUrl: endpoint.baseUrl, model: endpoint.model, imageDetail: endpoint.imageDetail, ...(apiKey ? { apiKey } : {}) });
       setApiKey('');
       onSaved(r.endpoint);
+      if (r.apiKeyCleared) {
+        // Stay open and ask: the key saved for the old host is never sent to the new one.
+        setEndpoint(r.endpoint);
+        setKeyCleared(new URL(r.endpoint.baseUrl || 'https://api.openai.com').origin);
+        return;
+      }
       notify('info', 'settings saved');
       onClose();
     } catch (err) {
@@ -40,8 +48,13 @@ export function SettingsDialog({ onClose, onSaved }: { onClose(): void; onSaved(
           </select>
         </label>
         <label>API key
-          <input type="password" autoComplete="off" value={apiKey} placeholder={endpoint.hasApiKey ? 'saved — type to replace' : 'not set'} onChange={(e) => setApiKey(e.target.value)} data-testid="settings-api-key" />
+          <input type="password" autoComplete="off" value={apiKey} placeholder={endpoint.hasApiKey ? `saved for ${endpoint.apiKeyOrigin ?? 'this endpoint'} — type to replace` : 'not set'} onChange={(e) => setApiKey(e.target.value)} autoFocus={keyCleared !== null} data-testid="settings-api-key" />
         </label>
+        {keyCleared && (
+          <p className="bad" data-testid="settings-key-cleared">
+            The endpoint now points at {keyCleared}, so the saved API key was removed (it is only ever sent to the host it was saved for). Type the key for this endpoint, or leave it empty if it needs none.
+          </p>
+        )}
         <p className="muted small">Episodes are saved in <code>{episodesDir}</code>.</p>
         {error && <p className="bad">{error}</p>}
         <div className="dialog-buttons">

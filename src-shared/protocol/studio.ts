@@ -27,6 +27,8 @@ export const EndpointSettings = z.object({
   imageDetail: z.enum(['low', 'high', 'auto']),
   /** The key itself never leaves the engine once saved. */
   hasApiKey: z.boolean(),
+  /** The origin the saved key is bound to (it is sent nowhere else); null without a key. */
+  apiKeyOrigin: z.string().nullable().default(null),
 });
 export type EndpointSettings = z.infer<typeof EndpointSettings>;
 
@@ -85,7 +87,8 @@ export const studioMethods = {
       /** Replaces the user's price entries (USD per million tokens, by model name or prefix). */
       userPrices: PriceTable.optional(),
     }),
-    z.object({ endpoint: EndpointSettings }),
+    /** `apiKeyCleared`: the base URL moved to another origin, so the saved key was dropped; ask for one. */
+    z.object({ endpoint: EndpointSettings, apiKeyCleared: z.boolean().default(false) }),
   ),
   /**
    * Sends one short chat request to the endpoint as typed (not yet saved). The saved key is used

@@ -34,7 +34,7 @@ export function studioHandlers(s: StudioServices): Handlers {
     }),
     'settings/get': () => ({ endpoint: s.config.publicView(), episodesDir: s.library.userDir, prices: s.config.prices(), userPrices: s.config.get().userPrices }),
     'settings/test': (p) => testConnection(s.config, p),
-    'settings/set': (p) => ({ endpoint: s.config.update(p) }),
+    'settings/set': (p) => s.config.update(p),
     'episode/list': () => ({ episodes: s.library.list() }),
     'episode/open': ({ episodeId }) => {
       const ep = s.library.open(episodeId);

@@ -129,7 +129,8 @@ export class RunManager {
     if (choice === 'scripted') return createModel({ name: 'scripted' });
     const c = this.config.get();
     if (!c.model) throw new RpcError('invalid-argument', 'no endpoint model is configured: set one in Settings');
-    return createModel({ name: c.model, baseUrl: c.baseUrl || null, apiKey: c.apiKey || null });
+    // The key only for its own origin: never the saved key (or OPENAI_API_KEY) to another host.
+    return createModel({ name: c.model, baseUrl: c.baseUrl || null, apiKey: this.config.apiKeyFor() ?? '' });
   }
 
   async start(req: RunRequest): Promise<string> {

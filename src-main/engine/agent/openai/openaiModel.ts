@@ -60,7 +60,8 @@ function usageOf(u: { prompt_tokens: number; completion_tokens: number; prompt_t
 export function createOpenAIModel(opts: OpenAIModelOptions): Model {
   const baseUrl = opts.baseUrl ?? null;
   const client = new OpenAI({
-    apiKey: opts.apiKey ?? 'unset',
+    // An empty key means none (a local server); the SDK would otherwise send an empty bearer.
+    apiKey: opts.apiKey || 'unset',
     baseURL: baseUrl ?? undefined,
     maxRetries: 0,
     timeout: opts.requestTimeoutMs ?? 120_000,
