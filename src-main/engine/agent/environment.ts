@@ -1,8 +1,9 @@
 /**
- * What the agent loop sees of a world. The MuJoCo robot world is the first environment; any other
- * (an inventory API, say) plugs in by offering a primitive registry, observations and a judge.
+ * What the agent loop sees of a world: a primitive registry, observations, state and a judge.
+ * Each environment lives in its own folder and is listed once in environments.ts (see README.md
+ * beside this file); the loop, the episode store, replay and the studio only see this interface.
  */
-import type { CellDetail, InstanceRef } from '../../../src-shared/episode';
+import type { CellDetail, CellLanguage, ImagesPolicy, InstanceRef } from '../../../src-shared/episode';
 import type { LedgerEntry, NamedArgs, PrimitiveRegistry } from '../primitives/types';
 
 export interface Observation {
@@ -68,3 +69,33 @@ export interface Environment {
 }
 
 export type EnvironmentFactory = (instance: InstanceRef) => Promise<Environment>;
+
+/** A task an environment offers, as `robocell tasks` and the studio's run form list it. */
+export interface TaskListing {
+  id: string;
+  /** A grouping within the environment ("pick-and-place", "inventory", …). */
+  family: string;
+  /** What else identifies the task's setting (the robot it uses, …), or null. */
+  detail: string | null;
+  instruction: string;
+  paraphrases: readonly string[];
+  variants: ReadonlyArray<{ id: string; doc: string }>;
+}
+
+export interface EnvironmentCreateOptions {
+  /** Attach a renderer for camera images where the environment has one. */
+  render?: boolean;
+  /** The code arm's cell language. */
+  language?: CellLanguage;
+}
+
+/** One environment kind: its tasks, how to build an instance, and its default observation policy. */
+export interface EnvironmentEntry {
+  /** Recorded in meta.json as `environment`; replay finds the factory by it. */
+  kind: string;
+  title: string;
+  tasks(): readonly TaskListing[];
+  create(instance: InstanceRef, opts?: EnvironmentCreateOptions): Promise<Environment>;
+  /** The settings' observation fields when the user names none: cameras and the code arm's image policy. */
+  observation: { cameras: string[]; images: ImagesPolicy };
+}

@@ -8,7 +8,7 @@ import { Arm } from '../../../../src-shared/episode';
 import { estimateContext, imageFamilyForModel } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, initialContext } from '../../agent/loop';
 import { toWireMessages, toWireTools } from '../../agent/openai/convert';
-import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
+import { allTaskIds, environmentOfTask } from '../../agent/environments';
 import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
 
 export const promptCommand: Command = {
@@ -31,9 +31,11 @@ export const promptCommand: Command = {
     const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
     const arm = enumOpt('arm', values.arm, Arm, 'tools');
-    const settings = settingsFromArgs(values, DEFAULT_SETTINGS);
+    const entry = environmentOfTask(instance.taskId);
+    if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+    const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     // As `robocell run` does: the renderer is attached unless --no-render (it starts on the first image, so none starts here).
-    const env = await createRobotEnvironment(instance, { render: !values['no-render'] });
+    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language });
     try {
       const { messages, tools } = initialContext(env, arm, settings);
       const body = {

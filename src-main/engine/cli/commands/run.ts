@@ -5,7 +5,7 @@ import { Arm, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
-import { createRobotEnvironment } from '../../agent/robot/robotEnvironment';
+import { allTaskIds, environmentOfTask } from '../../agent/environments';
 import { defaultEpisodesDir } from '../../episodes/store';
 import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
 
@@ -50,7 +50,10 @@ export const runCommand: Command = {
     const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
     const arm = enumOpt('arm', values.arm, Arm, 'tools');
-    const settings = settingsFromArgs(values, DEFAULT_SETTINGS);
+    const entry = environmentOfTask(instance.taskId);
+    if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+    // The environment's observation policy (cameras, images) unless the options name one.
+    const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
     let model;
     try {
@@ -62,7 +65,7 @@ export const runCommand: Command = {
     const log = (s: string) => process.stderr.write(s + '\n');
     log(`robocell run: ${instance.taskId}/${instance.variant} seed ${instance.seed}, ${arm} arm, model ${model.info.label}`);
     // Images need the headless renderer; --no-render runs without any (the model is told nothing is attached).
-    const env = await createRobotEnvironment(instance, { render: !values['no-render'] });
+    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language });
     const stop = new AbortController();
     const onSigint = () => stop.abort();
     process.once('SIGINT', onSigint);
