@@ -58,6 +58,8 @@ export const TokenUsage = z.object({
   inputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** True when no provider billed this: a test server or an offline agent simulated the usage (prefix caching included). */
+  simulated: z.boolean().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 

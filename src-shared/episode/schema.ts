@@ -68,6 +68,11 @@ export const EpisodeMeta = z.object({
   /** sha256 of every model/asset file the world loaded, by path relative to assets. */
   modelFileHashes: z.record(z.string(), z.string()),
   instruction: z.string(),
+  /**
+   * Whether camera images could be rendered in this episode (false: no renderer was attached, the
+   * prompts said so and the model saw no image). Absent in episodes recorded before it was kept.
+   */
+  imagesAvailable: z.boolean().optional(),
 });
 export type EpisodeMeta = z.infer<typeof EpisodeMeta>;
 
@@ -161,6 +166,21 @@ export const ActionEvent = z.object({
   cell: CellDetail.optional(),
 });
 export const Totals = z.object({
+/**
+ * The local estimate beside the billed usage, over the calls that came back with usage: how far
+ * the tokenizer's count was from what the provider billed (ratio: estimated / billed).
+ */
+export const UsageSource = z.enum(['provider', 'simulated', 'estimate', 'mixed']);
+export type UsageSource = z.infer<typeof UsageSource>;
+
+export const EstimateGap = z.object({
+  calls: z.number().int().nonnegative(),
+  estimatedInputTokens: z.number().int().nonnegative(),
+  billedInputTokens: z.number().int().nonnegative(),
+  ratio: z.number().nullable(),
+});
+export type EstimateGap = z.infer<typeof EstimateGap>;
+
   llmCalls: z.number().int(),
   inputTokens: z.number().int(),
   cachedInputTokens: z.number().int(),
@@ -172,6 +192,13 @@ export const Totals = z.object({
   wallMs: z.number(),
   actions: z.number().int(),
 });
+  /**
+   * Where the token counts come from: the provider's billed usage, usage simulated the way a
+   * provider reports it (the test server, an offline agent), the local estimate (no usage came
+   * back), or a mix. Absent in older episodes.
+   */
+  usageSource: UsageSource.optional(),
+  estimateGap: EstimateGap.optional(),
 export type Totals = z.infer<typeof Totals>;
 export const FinishKind = z.enum(['model-finished', 'success', 'budget-calls', 'budget-wall', 'budget-steps', 'model-error', 'stopped', 'error']);
 export type FinishKind = z.infer<typeof FinishKind>;

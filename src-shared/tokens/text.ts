@@ -20,6 +20,11 @@ export function countTextTokens(text: string): number {
   return o200k().encode(text, [], []).length;
 }
 
+/** The o200k token ids of a text (for comparing prompt prefixes token by token). */
+export function tokenIds(text: string): number[] {
+  return text.length === 0 ? [] : o200k().encode(text, [], []);
+}
+
 /** The token framing OpenAI documents for chat models: every message costs a few tokens more than its text. */
 export const TOKENS_PER_MESSAGE = 3;
 export const TOKENS_PER_NAME = 1;

@@ -1,5 +1,5 @@
 /** Per-episode totals from the recorded calls; the API's usage is the truth, the estimate its fallback. */
-import type { TokenUsage, Totals } from '../../../src-shared/episode';
+import type { TokenUsage, Totals, UsageSource } from '../../../src-shared/episode';
 import { costUsd, priceFor, type PriceTable } from '../../../src-shared/tokens';
 
 export class Tally {
@@ -11,6 +11,10 @@ export class Tally {
   estimatedInputTokens = 0;
   cost: number | null = 0;
   actions = 0;
+  /** Calls by where their usage came from, and the estimate beside the billed input on calls that had usage. */
+  private readonly sources = { provider: 0, simulated: 0, estimate: 0 };
+  private gapEstimated = 0;
+  private gapBilled = 0;
 
   constructor(
     private readonly model: string,
@@ -21,6 +25,11 @@ export class Tally {
   addCall(usage: TokenUsage | null, estimate: { total: number; imageTokens: number }, estimatedOutput: number): number | null {
     this.llmCalls++;
     const u = usage ?? { inputTokens: estimate.total, cachedInputTokens: 0, outputTokens: estimatedOutput };
+    this.sources[usage === null ? 'estimate' : usage.simulated ? 'simulated' : 'provider']++;
+    if (usage) {
+      this.gapEstimated += estimate.total;
+      this.gapBilled += usage.inputTokens;
+    }
     this.inputTokens += u.inputTokens;
     this.cachedInputTokens += u.cachedInputTokens;
     this.outputTokens += u.outputTokens;
@@ -32,7 +41,13 @@ export class Tally {
     return c;
   }
 
+  usageSource(): UsageSource {
+    const used = (Object.keys(this.sources) as Array<keyof typeof this.sources>).filter((k) => this.sources[k] > 0);
+    return used.length === 1 ? used[0] : used.length === 0 ? 'estimate' : 'mixed';
+  }
+
   totals(simSteps: number, wallMs: number): Totals {
+    const billedCalls = this.sources.provider + this.sources.simulated;
     return {
       llmCalls: this.llmCalls,
       inputTokens: this.inputTokens,
@@ -44,6 +59,8 @@ export class Tally {
       simSteps,
       wallMs,
       actions: this.actions,
+      usageSource: this.usageSource(),
+      estimateGap: { calls: billedCalls, estimatedInputTokens: this.gapEstimated, billedInputTokens: this.gapBilled, ratio: this.gapBilled > 0 ? this.gapEstimated / this.gapBilled : null },
     };
   }
 }

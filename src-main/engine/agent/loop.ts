@@ -107,6 +107,7 @@ export function buildMeta(env: Environment, model: Model, arm: Arm, settings: Ag
     versions: { robocell: ENGINE_VERSION, node: process.version, ...env.versions() },
     modelFileHashes: env.modelFileHashes(),
     instruction: env.instruction,
+    ...(env.imagesAvailable ? { imagesAvailable: env.imagesAvailable() } : {}),
   };
 }
 

@@ -1,14 +1,18 @@
 /**
  * An OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1, for tests and offline demos.
- * It answers from a model (the scripted planner) given the conversation, with `usage` from the
- * local tokenizer, streaming or not. Fault modes let tests prove the adapter survives a rate limit,
+ * It answers from a model (the scripted planner) given the conversation, streaming or not, with
+ * `usage` as a provider reports it (simulatedUsage.ts): the local tokenizer's count, and cached
+ * tokens from a simulated prefix cache shared by every request this server gets, marked
+ * `robocell_simulated: true` so the record says no provider billed it. Fault modes let tests prove the adapter survives a rate limit,
  * a server error, a hang, malformed arguments, an unknown tool, an empty reply, a refusal and a
  * reply with several tool calls.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { countTextTokens, estimateContext } from '../../../src-shared/tokens';
+import { createHash } from 'node:crypto';
+import { imageFamilyForModel } from '../../../src-shared/tokens';
 import type { Model } from './model';
+import { contextSegments, PrefixCacheSimulator, simulateProviderUsage } from './simulatedUsage';
 import { fromWire, WireRequest } from './wire';
 
 export type FaultKind = 'rate-limit' | 'server-error' | 'hang' | 'bad-arguments' | 'unknown-tool' | 'empty' | 'refusal' | 'multiple-tool-calls';
@@ -72,6 +76,7 @@ function applyFault(a: Answer, fault: FaultKind | null): Answer {
 export async function startTestServer(opts: TestServerOptions): Promise<TestServer> {
   let n = 0;
   const log: TestServer['log'] = [];
+  const cache = new PrefixCacheSimulator();
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void (async () => {
@@ -113,9 +118,16 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
       const ctx = fromWire(parsed.data);
       const reply = await opts.planner.complete({ ...ctx, loadImage: () => new Uint8Array() });
       const answer = applyFault({ content: reply.text, refusal: reply.refusal, toolCalls: reply.toolCalls }, fault);
-      const promptTokens = estimateContext(ctx.messages, ctx.tools).total;
-      const completionTokens = countTextTokens(answer.content ?? '') + countTextTokens(answer.refusal ?? '') + answer.toolCalls.reduce((s, c) => s + countTextTokens(c.name) + countTextTokens(c.arguments) + 3, 0);
-      const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: 0 } };
+      // An image's identity for the cache is its bytes (the data URL), as it is for the provider.
+      const wireMessages = parsed.data.messages;
+      const imageKey = (_p: unknown, mi: number, pi: number): string => {
+        const content = (wireMessages[mi] as { content?: unknown }).content;
+        const part = Array.isArray(content) ? (content[pi] as { image_url?: { url?: string } } | undefined) : undefined;
+        return createHash('sha1').update(part?.image_url?.url ?? '').digest('hex');
+      };
+      const images = imageFamilyForModel(parsed.data.model);
+      const u = simulateProviderUsage(cache, { messages: ctx.messages, tools: ctx.tools, segments: contextSegments(ctx.messages, ctx.tools, images, imageKey) }, { text: answer.content, refusal: answer.refusal, toolCalls: answer.toolCalls });
+      const usage = { prompt_tokens: u.inputTokens, completion_tokens: u.outputTokens, total_tokens: u.inputTokens + u.outputTokens, prompt_tokens_details: { cached_tokens: u.cachedInputTokens }, robocell_simulated: true };
       const finishReason = answer.toolCalls.length ? 'tool_calls' : 'stop';
       const id = `chatcmpl-test-${num}`;
       const created = Math.floor(Date.now() / 1000);

@@ -54,7 +54,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function usageOf(u: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } } | null | undefined): TokenUsage | null {
   if (!u) return null;
-  return { inputTokens: u.prompt_tokens, cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: u.completion_tokens };
+  // Robocell's test server marks usage it simulated (no provider billed it); keep the label.
+  const simulated = (u as { robocell_simulated?: unknown }).robocell_simulated === true;
+  return { inputTokens: u.prompt_tokens, cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: u.completion_tokens, ...(simulated ? { simulated: true } : {}) };
 }
 
 export function createOpenAIModel(opts: OpenAIModelOptions): Model {

@@ -96,6 +96,9 @@ export const runCommand: Command = {
         console.log(`${out.success ? 'SUCCESS' : 'FAILURE'} (${out.finish}): ${out.reason}`);
         console.log(`  model calls ${t.llmCalls}, input tokens ${t.inputTokens} (cached ${t.cachedInputTokens}, images ~${t.imageTokens}), output tokens ${t.outputTokens}, cost ${t.costUsd === null ? 'unknown (no price for this model)' : `$${t.costUsd.toFixed(4)}`}`);
         console.log(`  sim steps ${t.simSteps}, wall ${(t.wallMs / 1000).toFixed(1)} s, actions ${t.actions}`);
+        const gap = t.estimateGap;
+        const source = { provider: 'billed by the provider', simulated: 'simulated (no provider billed it)', estimate: 'local estimate (no usage came back)', mixed: 'mixed (billed, simulated or estimated per call)' }[t.usageSource ?? 'estimate'];
+        console.log(`  usage: ${source}${gap && gap.ratio !== null ? `; local estimate ${gap.estimatedInputTokens} vs ${gap.billedInputTokens} reported input tokens over ${gap.calls} calls (${((gap.ratio - 1) * 100).toFixed(1)}%)` : ''}`);
         console.log(`  episode: ${out.dir}`);
       }
       return out.success ? 0 : 1;

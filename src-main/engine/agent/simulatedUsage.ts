@@ -1,0 +1,157 @@
+/**
+ * Usage as a provider reports it, for the parts that have no provider: the test server and the
+ * offline agent. Input tokens are the local estimate of the request; cached tokens simulate
+ * OpenAI's automatic prompt caching: a request reuses the longest prefix it shares with an earlier
+ * request, counted in 128-token blocks and only from 1,024 tokens on (so cached is 0 or 1024, 1152,
+ * 1280, …). Every usage made here carries `simulated: true` so summaries label it.
+ *
+ * Simplifications, stated: cache entries never expire (OpenAI keeps them 5–10 minutes idle, up to
+ * an hour) and every request reaches the same cache (no routing by the prompt's first tokens).
+ */
+import { createHash } from 'node:crypto';
+import type { TokenUsage } from '../../../src-shared/episode';
+import {
+  countTextTokens,
+  estimateMessage,
+  estimateTools,
+  TOKENS_REPLY_PRIMING,
+  tokenIds,
+  type ImageCost,
+  type ImageTokenFamily,
+  type TokenMessage,
+  type TokenTool,
+} from '../../../src-shared/tokens';
+
+export const PREFIX_CACHE_MIN_TOKENS = 1024;
+export const PREFIX_CACHE_BLOCK_TOKENS = 128;
+
+/** What a request shares with the cache, rounded the way the provider bills it. */
+export function cachedTokensFor(sharedPrefixTokens: number, promptTokens: number): number {
+  const shared = Math.min(sharedPrefixTokens, promptTokens);
+  const blocks = Math.floor(shared / PREFIX_CACHE_BLOCK_TOKENS) * PREFIX_CACHE_BLOCK_TOKENS;
+  return blocks >= PREFIX_CACHE_MIN_TOKENS ? blocks : 0;
+}
+
+/**
+ * One piece of a request in the order the provider reads it (tools, then each message, then the
+ * reply priming). `key` is its identity (equal keys: identical tokens); `text`, when given, lets
+ * two different pieces share the tokens up to where their texts part.
+ */
+export interface PromptSegment {
+  key: string;
+  tokens: number;
+  text?: string;
+}
+
+/** A message's identity: its content with each image named by `imageKey` (a file name, a hash of its bytes). */
+function messageKey(m: TokenMessage, imageKey: (part: unknown, index: number) => string): string {
+  const content = Array.isArray(m.content) ? m.content.map((p, i) => (p.type === 'image' ? { image: imageKey(p, i), detail: p.detail } : p)) : m.content;
+  return JSON.stringify({ role: m.role, content, name: m.name, toolCalls: m.toolCalls, toolCallId: m.toolCallId });
+}
+
+function messageText(m: TokenMessage): string | undefined {
+  if (typeof m.content === 'string') return `${m.role}\n${m.content}`;
+  return undefined;
+}
+
+/** The segments of a request, with token counts that sum to `estimateContext(...).total`. */
+export function contextSegments(
+  messages: TokenMessage[],
+  tools: TokenTool[],
+  images: ImageTokenFamily | ImageCost = 'gpt-4o',
+  imageKey: (part: unknown, messageIndex: number, partIndex: number) => string = (p) => String((p as { file?: unknown }).file ?? ''),
+): PromptSegment[] {
+  const segments: PromptSegment[] = [];
+  const toolsJson = JSON.stringify(tools);
+  segments.push({ key: `tools:${toolsJson}`, tokens: estimateTools(tools), text: toolsJson });
+  messages.forEach((m, mi) => {
+    segments.push({ key: messageKey(m, (p, pi) => imageKey(p, mi, pi)), tokens: estimateMessage(m, images).total, text: messageText(m) });
+  });
+  segments.push({ key: 'priming', tokens: TOKENS_REPLY_PRIMING });
+  return segments;
+}
+
+interface CacheNode {
+  /** Tokens from the start of the prompt to the end of this node's segment. */
+  depth: number;
+  children: Map<string, { node: CacheNode; ids: Uint32Array | null }>;
+}
+
+function commonPrefix(a: Uint32Array, b: Uint32Array): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+const digest = (s: string): string => createHash('sha1').update(s).digest('base64');
+
+/**
+ * The provider's prefix cache. One instance is one cache: share it across the requests that would
+ * share one account's cache (an episode, or a whole benchmark run).
+ */
+export class PrefixCacheSimulator {
+  private readonly root: CacheNode = { depth: 0, children: new Map() };
+
+  /** The tokens of `segments` found in the cache (before rounding); the request is added to the cache. */
+  sharedPrefixTokens(segments: readonly PromptSegment[]): number {
+    let node = this.root;
+    let shared = 0;
+    let i = 0;
+    for (; i < segments.length; i++) {
+      const child = node.children.get(digest(segments[i].key));
+      if (!child) break;
+      node = child.node;
+      shared = node.depth;
+    }
+    if (i < segments.length) {
+      // The first segment not seen here: it may still share its opening tokens with one that was.
+      const seg = segments[i];
+      if (seg.text !== undefined && node.children.size) {
+        const ids = Uint32Array.from(tokenIds(seg.text));
+        let best = 0;
+        for (const c of node.children.values()) if (c.ids) best = Math.max(best, commonPrefix(ids, c.ids));
+        shared += Math.min(best, seg.tokens);
+      }
+    }
+    this.add(segments);
+    return shared;
+  }
+
+  /** Cached tokens of a request of `promptTokens`, as the provider would bill them. */
+  cachedTokens(segments: readonly PromptSegment[], promptTokens = segments.reduce((s, x) => s + x.tokens, 0)): number {
+    return cachedTokensFor(this.sharedPrefixTokens(segments), promptTokens);
+  }
+
+  private add(segments: readonly PromptSegment[]): void {
+    let node = this.root;
+    for (const seg of segments) {
+      const k = digest(seg.key);
+      let child = node.children.get(k);
+      if (!child) {
+        child = { node: { depth: node.depth + seg.tokens, children: new Map() }, ids: seg.text !== undefined ? Uint32Array.from(tokenIds(seg.text)) : null };
+        node.children.set(k, child);
+      }
+      node = child.node;
+    }
+  }
+}
+
+/** Output tokens of a reply as the provider counts them: its text, refusal and each tool call's name and arguments. */
+export function replyTokens(reply: { text?: string | null; refusal?: string | null; toolCalls?: Array<{ name: string; arguments: string }> }): number {
+  return countTextTokens(reply.text ?? '') + countTextTokens(reply.refusal ?? '') + (reply.toolCalls ?? []).reduce((s, c) => s + countTextTokens(c.name) + countTextTokens(c.arguments) + 3, 0);
+}
+
+/**
+ * The usage a provider would report for one request and its reply: input tokens (the local
+ * estimate), cached tokens from `cache`, output tokens; labelled simulated.
+ */
+export function simulateProviderUsage(
+  cache: PrefixCacheSimulator,
+  request: { messages: TokenMessage[]; tools: TokenTool[]; images?: ImageTokenFamily | ImageCost; segments?: PromptSegment[] },
+  reply: { text?: string | null; refusal?: string | null; toolCalls?: Array<{ name: string; arguments: string }> },
+): TokenUsage {
+  const segments = request.segments ?? contextSegments(request.messages, request.tools, request.images);
+  const inputTokens = segments.reduce((s, x) => s + x.tokens, 0);
+  return { inputTokens, cachedInputTokens: cache.cachedTokens(segments, inputTokens), outputTokens: replyTokens(reply), simulated: true };
+}
