@@ -1,6 +1,7 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
 import { UsageError, type Command } from './command';
 import { execCommand } from './commands/exec';
+import { experimentCommand } from './commands/experiment';
 import { promptCommand } from './commands/prompt';
 import { renderCommand } from './commands/render';
 import { replayCommand } from './commands/replay';
@@ -9,7 +10,7 @@ import { serveCommand } from './commands/serve';
 import { solveCommand } from './commands/solve';
 import { tasksCommand } from './commands/tasks';
 
-const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand];
+const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand, experimentCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,0 +1,151 @@
+/**
+ * `robocell experiment run|resume|report|compare|list`: the paired study as a job. `worker` is
+ * the process the runner forks (one episode at a time, over IPC); users never start it.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { keyId } from '../../../../src-shared/experiments';
+import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
+import { readFileSync } from 'node:fs';
+import { runExperiment, type RunSummary } from '../../experiments/coordinator';
+import { SpecError } from '../../experiments/expand';
+import { ExperimentFolder, ExperimentFormatError } from '../../experiments/folder';
+import { experimentReport } from '../../experiments/reportData';
+import { defaultOfflineModel, defaultFolderFor, parseSpec, prepareExperiment } from '../../experiments/setup';
+import { progressLine, reportText } from '../../experiments/text';
+import { workerMain } from '../../experiments/workerMain';
+import { UsageError, type Command } from '../command';
+import { compareSub, listSub, reportSub } from './experimentReport';
+import { RUN_OPTIONS, SPEC_OPTIONS, readSpecFile, runOptionsFromArgs, specFromArgs } from './experimentSpec';
+
+const USAGE = [
+  'robocell experiment run [SPEC.json|SPEC.yaml] [--tasks IDS|FAMILIES] [--variants V,..|all] [--seeds 0-4] [--arms tools,code] [--repeats K]',
+  '    [--model NAME] [--base-url URL] [--episode-max-calls N] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none]',
+  '    [--feedback pure|rich] [--cameras front,wrist|none] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--name NAME] [--out DIR]',
+  '    [--jobs N] [--max-concurrent-requests N] [--rpm N] [--tpm N] [--max-cost-usd X] [--max-calls N] [--json]',
+  'robocell experiment resume DIR [--jobs N] [limits and caps as for run] [--json]',
+  'robocell experiment report DIR [--json] [--html FILE] [--csv FILE] [--reprice MODEL[,DETAIL]] [--prices FILE] [--bootstrap-seed N]',
+  'robocell experiment compare DIR_A DIR_B [--json]',
+  'robocell experiment list [--root DIR]',
+].join('\n');
+
+function usageErrors<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof SpecError || err instanceof ExperimentFormatError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Runs the folder with a progress line (or JSON lines) and a clean Ctrl-C; returns the exit code. */
+async function runFolder(folder: ExperimentFolder, values: Record<string, string | boolean | undefined>): Promise<number> {
+  const opts = runOptionsFromArgs(values);
+  const json = values.json === true;
+  const tty = process.stderr.isTTY && !json;
+  const stop = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\nrobocell experiment: stopping (episodes in flight are recorded as stopped; Ctrl-C again to quit at once)\n');
+      stop.abort();
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  const planned = folder.manifest.episodes;
+  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes, model ${folder.manifest.model.label}, ${opts.jobs} worker process(es)\n`);
+  let summary: RunSummary;
+  try {
+    summary = await usageErrorsAsync(() =>
+      runExperiment(folder, {
+        jobs: opts.jobs,
+        limits: opts.limits,
+        caps: opts.caps,
+        signal: stop.signal,
+        onProgress: (p) => {
+          if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+        },
+        onEpisode: ({ record: r, done, planned: total }) => {
+          if (json) console.log(JSON.stringify({ key: r.key, keyId: keyId(r.key), family: r.family, success: r.success, finish: r.finish, llmCalls: r.totals.llmCalls, inputTokens: r.totals.inputTokens, outputTokens: r.totals.outputTokens, imageTokens: r.totals.imageTokens, costUsd: r.totals.costUsd, wallMs: Math.round(r.totals.wallMs), episodeId: r.episodeId, done, planned: total }));
+          else if (!tty) process.stderr.write(`${done}/${total} ${keyId(r.key)}: ${r.success ? 'solved' : `failed (${r.finish})`} in ${r.totals.llmCalls} calls\n`);
+        },
+      }),
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+    if (tty) process.stderr.write('\n');
+  }
+  const rec = summary.recovered;
+  if (rec.repairedTail || rec.recovered || rec.interrupted) process.stderr.write(`recovered after a crash: ${rec.recovered} finished episode(s) recorded from their folders, ${rec.interrupted} interrupted one(s) to re-run${rec.repairedTail ? ', a cut-off results line removed' : ''}\n`);
+  process.stderr.write(`${summary.end === 'complete' ? 'done' : 'stopped'}: ${summary.detail}\n`);
+  if (!json) {
+    const { report } = experimentReport(folder);
+    console.log(reportText(report));
+    console.log(`\nReport: robocell experiment report ${folder.dir} [--html report.html]${summary.end === 'complete' ? '' : `\nResume: robocell experiment resume ${folder.dir}`}`);
+  }
+  return { complete: 0, failed: 1, 'max-cost': 3, 'max-calls': 3, interrupted: 130 }[summary.end];
+}
+
+async function usageErrorsAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof SpecError || err instanceof ExperimentFormatError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+async function runSub(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...SPEC_OPTIONS, ...RUN_OPTIONS, prices: { type: 'string' }, out: { type: 'string' } } });
+  if (positionals.length > 1) throw new UsageError(`one spec file at most; got ${positionals.join(' ')}`);
+  const file = positionals[0] ? readSpecFile(positionals[0]) : {};
+  const specIn = specFromArgs(file, values, defaultOfflineModel());
+  if (!specIn.tasks) throw new UsageError('--tasks is required (task ids or families: pick-and-place, stacking, articulated, bimanual, multi-step), or a spec file');
+  if (!specIn.seeds) throw new UsageError('--seeds is required (e.g. 0-4), or a spec file');
+  const prices = values.prices ? usageErrors(() => parsePriceTable(readFileSync(values.prices!, 'utf8'))) : DEFAULT_PRICES;
+  const spec = usageErrors(() => parseSpec(specIn));
+  const dir = values.out ? resolve(values.out) : defaultFolderFor(spec);
+  const { folder, created } = usageErrors(() => {
+    try {
+      return prepareExperiment(spec, dir, prices);
+    } catch (err) {
+      if (err instanceof Error && /needs OPENAI_API_KEY/.test(err.message)) throw new SpecError(err.message);
+      throw err;
+    }
+  });
+  if (!created) process.stderr.write('robocell experiment: this folder already holds this spec: resuming (finished episodes are kept)\n');
+  return runFolder(folder, values);
+}
+
+async function resumeSub(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...RUN_OPTIONS } });
+  if (positionals.length !== 1) throw new UsageError('resume takes one experiment folder');
+  const folder = usageErrors(() => ExperimentFolder.open(resolve(positionals[0])));
+  return runFolder(folder, values);
+}
+
+export const experimentCommand: Command = {
+  name: 'experiment',
+  summary: 'Run the paired study as a job (both arms × tasks × seeds, parallel, resumable) and report it with paired statistics.',
+  usage: USAGE,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    switch (sub) {
+      case 'run':
+        return runSub(rest);
+      case 'resume':
+        return resumeSub(rest);
+      case 'report':
+        return reportSub(rest);
+      case 'compare':
+        return compareSub(rest);
+      case 'list':
+        return listSub(rest);
+      case 'worker':
+        return workerMain();
+      default:
+        throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required: run, resume, report, compare or list');
+    }
+  },
+};

@@ -1,0 +1,91 @@
+/** `robocell experiment report|compare|list`: reading experiment folders, never running anything. */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildCompareReport } from '../../../../src-shared/experiments';
+import { parsePriceTable } from '../../../../src-shared/tokens';
+import { ExperimentFolder, ExperimentFormatError } from '../../experiments/folder';
+import { reportHtml } from '../../experiments/html';
+import { experimentReport, resultsCsv } from '../../experiments/reportData';
+import { parseRepriceTarget } from '../../experiments/reprice';
+import { defaultExperimentsDir } from '../../experiments/setup';
+import { compareText, reportText } from '../../experiments/text';
+import { UsageError } from '../command';
+
+function openFolder(dir: string): ExperimentFolder {
+  try {
+    return ExperimentFolder.open(resolve(dir));
+  } catch (err) {
+    if (err instanceof ExperimentFormatError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function write(file: string, text: string): string {
+  const p = resolve(file);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+}
+
+export async function reportSub(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, html: { type: 'string' }, csv: { type: 'string' }, reprice: { type: 'string' }, prices: { type: 'string' }, 'bootstrap-seed': { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError('report takes one experiment folder');
+  const folder = openFolder(positionals[0]);
+  let reprice = null;
+  try {
+    reprice = values.reprice ? parseRepriceTarget(values.reprice) : null;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const seed = values['bootstrap-seed'] === undefined ? undefined : Number(values['bootstrap-seed']);
+  if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--bootstrap-seed must be an integer, got "${values['bootstrap-seed']}"`);
+  const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : undefined;
+  const { report, plots, records, figures } = experimentReport(folder, { reprice, prices, bootstrapSeed: seed });
+  const wrote: string[] = [];
+  if (values.html) {
+    const html = write(values.html, reportHtml(report, plots));
+    wrote.push(html);
+    const stem = join(dirname(html), basename(html, extname(html)));
+    for (const [id, svg] of Object.entries(plots)) wrote.push(write(`${stem}-${id}.svg`, svg));
+  }
+  if (values.csv) wrote.push(write(values.csv, resultsCsv(records, figures)));
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else console.log(reportText(report));
+  for (const w of wrote) process.stderr.write(`wrote ${w}\n`);
+  return 0;
+}
+
+export async function compareSub(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, 'bootstrap-seed': { type: 'string' } } });
+  if (positionals.length !== 2) throw new UsageError('compare takes two experiment folders');
+  const [a, b] = positionals.map(openFolder);
+  const seed = values['bootstrap-seed'] === undefined ? undefined : Number(values['bootstrap-seed']);
+  const report = buildCompareReport({ manifest: a.manifest, records: a.results().records }, { manifest: b.manifest, records: b.results().records }, { bootstrapSeed: seed });
+  console.log(values.json ? JSON.stringify(report, null, 2) : compareText(report));
+  return 0;
+}
+
+export async function listSub(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const root = values.root ? resolve(values.root) : defaultExperimentsDir();
+  const rows = [];
+  for (const name of existsSync(root) ? readdirSync(root) : []) {
+    const dir = join(root, name);
+    if (!ExperimentFolder.exists(dir)) continue;
+    try {
+      const f = ExperimentFolder.open(dir);
+      rows.push({ dir, name: f.manifest.spec.name ?? name, model: f.manifest.model.label, planned: f.manifest.episodes, recorded: f.results().records.length, running: f.runningPid() !== null, createdAt: f.manifest.createdAt });
+    } catch (err) {
+      rows.push({ dir, error: (err as Error).message });
+    }
+  }
+  if (values.json) console.log(JSON.stringify(rows, null, 2));
+  else if (!rows.length) console.log(`no experiments under ${root}`);
+  else for (const r of rows) console.log('error' in r ? `${r.dir}: unreadable (${r.error})` : `${r.name}  ${r.recorded}/${r.planned}  ${r.model}${r.running ? '  (running)' : ''}  ${r.dir}`);
+  return 0;
+}

@@ -1,0 +1,136 @@
+/** `robocell experiment run`'s spec: a JSON/YAML file, flags on top of it, and the run's own options. */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Arm, CellLanguage, Feedback, ImagesPolicy, type AgentSettings } from '../../../../src-shared/episode';
+import type { ExperimentSpecInput } from '../../../../src-shared/experiments';
+import { DEFAULT_SETTINGS } from '../../agent/loop';
+import type { ExperimentCaps } from '../../experiments/coordinator';
+import type { EndpointLimits } from '../../experiments/limiter';
+import { UsageError } from '../command';
+
+export const SPEC_OPTIONS = {
+  name: { type: 'string' },
+  tasks: { type: 'string' },
+  variants: { type: 'string' },
+  seeds: { type: 'string' },
+  arms: { type: 'string' },
+  repeats: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'episode-max-calls': { type: 'string' },
+  'max-wall-sec': { type: 'string' },
+  'max-steps': { type: 'string' },
+  images: { type: 'string' },
+  feedback: { type: 'string' },
+  cameras: { type: 'string' },
+  detail: { type: 'string' },
+  lang: { type: 'string' },
+} as const;
+
+export const RUN_OPTIONS = {
+  jobs: { type: 'string', default: '1' },
+  'max-concurrent-requests': { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  'max-cost-usd': { type: 'string' },
+  'max-calls': { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
+type Values = { [K in keyof typeof SPEC_OPTIONS]?: string };
+
+function num(name: string, v: string | undefined, { min = 0, integer = true } = {}): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+function list(v: string | undefined): string[] | undefined {
+  return v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function oneOf<T extends string>(name: string, v: string | undefined, schema: { options: readonly T[] }): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(schema.options as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${schema.options.join(', ')}; got "${v}"`);
+  return v as T;
+}
+
+/** "0-4", "0,2,5" or "0-2,7" to seeds. */
+export function parseSeeds(s: string): number[] {
+  const out: number[] = [];
+  for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) throw new UsageError(`--seeds takes ranges and lists such as 0-4 or 0,2,5; got "${s}"`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 100_000) throw new UsageError(`--seeds range ${part} is empty or too large`);
+    for (let i = a; i <= b; i++) if (!out.includes(i)) out.push(i);
+  }
+  if (!out.length) throw new UsageError('--seeds is empty');
+  return out;
+}
+
+export function readSpecFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read spec ${path}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = ['.yaml', '.yml'].includes(extname(path).toLowerCase()) ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`spec ${path} is not valid ${['.yaml', '.yml'].includes(extname(path).toLowerCase()) ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`spec ${path} must be an object`);
+  return raw as Record<string, unknown>;
+}
+
+/** The spec file's fields, overridden by any flag given; unspecified settings take the defaults. */
+export function specFromArgs(file: Record<string, unknown>, v: Values, defaultModel: string): ExperimentSpecInput {
+  const fileSettings = (typeof file.settings === 'object' && file.settings ? file.settings : {}) as Partial<AgentSettings>;
+  const d = { ...DEFAULT_SETTINGS, ...fileSettings, budgets: { ...DEFAULT_SETTINGS.budgets, ...(fileSettings.budgets ?? {}) } };
+  const wall = num('max-wall-sec', v['max-wall-sec'], { min: 1 });
+  const settings: AgentSettings = {
+    images: oneOf('images', v.images, ImagesPolicy) ?? d.images,
+    feedback: oneOf('feedback', v.feedback, Feedback) ?? d.feedback,
+    cameras: v.cameras === undefined ? d.cameras : v.cameras === 'none' ? [] : (list(v.cameras) ?? []),
+    imageDetail: oneOf('detail', v.detail, { options: ['low', 'high', 'auto'] as const }) ?? d.imageDetail,
+    budgets: {
+      maxModelCalls: num('episode-max-calls', v['episode-max-calls'], { min: 1 }) ?? d.budgets.maxModelCalls,
+      maxWallMs: wall !== undefined ? wall * 1000 : d.budgets.maxWallMs,
+      maxSimSteps: num('max-steps', v['max-steps'], { min: 1 }) ?? d.budgets.maxSimSteps,
+    },
+    language: oneOf('lang', v.lang, CellLanguage) ?? d.language,
+  };
+  const fileModel = (typeof file.model === 'object' && file.model ? file.model : {}) as { name?: string; baseUrl?: string | null };
+  const arms = list(v.arms);
+  for (const a of arms ?? []) oneOf('arms', a, Arm);
+  return {
+    ...(file as object),
+    name: v.name ?? (file.name as string | null | undefined) ?? null,
+    tasks: list(v.tasks) ?? (file.tasks as string[]),
+    variants: list(v.variants) ?? (file.variants as string[] | undefined),
+    seeds: v.seeds !== undefined ? parseSeeds(v.seeds) : (file.seeds as number[]),
+    arms: (arms as Arm[] | undefined) ?? (file.arms as Arm[] | undefined),
+    repeats: num('repeats', v.repeats, { min: 1 }) ?? (file.repeats as number | undefined),
+    model: { name: v.model ?? fileModel.name ?? defaultModel, baseUrl: v['base-url'] ?? fileModel.baseUrl ?? null },
+    settings,
+  };
+}
+
+export function runOptionsFromArgs(v: { [K in keyof typeof RUN_OPTIONS]?: string | boolean }): { jobs: number; limits: EndpointLimits; caps: ExperimentCaps } {
+  const s = (k: keyof typeof RUN_OPTIONS) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  return {
+    jobs: num('jobs', s('jobs'), { min: 1 }) ?? 1,
+    limits: {
+      maxConcurrentRequests: num('max-concurrent-requests', s('max-concurrent-requests'), { min: 1 }) ?? null,
+      requestsPerMinute: num('rpm', s('rpm'), { min: 1 }) ?? null,
+      tokensPerMinute: num('tpm', s('tpm'), { min: 1 }) ?? null,
+    },
+    caps: { maxCostUsd: num('max-cost-usd', s('max-cost-usd'), { integer: false }) ?? null, maxCalls: num('max-calls', s('max-calls'), { min: 1 }) ?? null },
+  };
+}

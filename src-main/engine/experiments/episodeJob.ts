@@ -1,0 +1,97 @@
+/**
+ * One episode of an experiment, run in the current process: the piece every runner (the local
+ * worker pool now, a queue worker later) executes. Model calls go through a gate the runner
+ * provides, so endpoint limits, the shared 429 back-off and the experiment's caps hold across
+ * processes.
+ */
+import type { AgentSettings } from '../../../src-shared/episode';
+import type { ExperimentKey } from '../../../src-shared/experiments';
+import { estimateContext, imageFamilyForModel, type PriceTable } from '../../../src-shared/tokens';
+import { runEpisode } from '../agent/loop';
+import type { Model } from '../agent/model';
+import { ModelRequestError } from '../agent/model';
+import { createModel } from '../agent/models';
+import { createRobotEnvironment } from '../agent/robot/robotEnvironment';
+import { writeKeyFile } from './record';
+
+export interface EpisodeJob {
+  key: ExperimentKey;
+  /** The episode folder is created inside it. */
+  stagingDir: string;
+  model: { name: string; baseUrl: string | null };
+  settings: AgentSettings;
+  prices: PriceTable;
+}
+
+export interface EpisodeJobResult {
+  episodeDir: string;
+  stopped: boolean;
+  success: boolean;
+  wallMs: number;
+}
+
+/** What a call costs, as soon as its reply is in: the runner's live totals and caps. */
+export interface CallProgress {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+export interface ModelGate {
+  /** Resolves when the call may start; false = the experiment will make no more calls (a cap). */
+  acquire(estimatedTokens: number, signal?: AbortSignal): Promise<boolean>;
+  release(actualTokens: number | null): void;
+  /** The endpoint answered 429 and the adapter waits `ms` before retrying: everyone waits. */
+  rateLimited(ms: number): void;
+}
+
+export function gatedModel(model: Model, gate: ModelGate): Model {
+  const family = imageFamilyForModel(model.info.name).family;
+  return {
+    info: model.info,
+    async complete(ctx, o = {}) {
+      const estimate = estimateContext(ctx.messages, ctx.tools, family).total;
+      if (!(await gate.acquire(estimate, o.signal))) throw new ModelRequestError('the experiment reached a cap (--max-calls or --max-cost-usd); no further calls', null);
+      let used: number | null = null;
+      try {
+        const reply = await model.complete(ctx, {
+          ...o,
+          onRetry: (r) => {
+            if (r.status === 429) gate.rateLimited(r.waitMs);
+            o.onRetry?.(r);
+          },
+        });
+        used = reply.usage ? reply.usage.inputTokens + reply.usage.outputTokens : null;
+        return reply;
+      } finally {
+        gate.release(used);
+      }
+    },
+  };
+}
+
+/** Runs the job's episode; an abort of `signal` ends it as stopped (its verdict says so). */
+export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSignal; gate: ModelGate; onCall?: (c: CallProgress) => void }): Promise<EpisodeJobResult> {
+  const instance = { taskId: job.key.taskId, variant: job.key.variant, seed: job.key.seed };
+  const model = gatedModel(createModel({ name: job.model.name, baseUrl: job.model.baseUrl }), o.gate);
+  // Images need the headless renderer; with no cameras nothing is rendered, so none is started.
+  const env = await createRobotEnvironment(instance, { render: job.settings.cameras.length > 0 });
+  try {
+    const out = await runEpisode({
+      env,
+      model,
+      arm: job.key.arm,
+      settings: job.settings,
+      outRoot: job.stagingDir,
+      prices: job.prices,
+      signal: o.signal,
+      onEvent: (e) => {
+        if (e.type === 'model/reply') o.onCall?.({ inputTokens: e.usage?.inputTokens ?? e.estimate.total, outputTokens: e.usage?.outputTokens ?? 0, costUsd: e.costUsd });
+      },
+    });
+    writeKeyFile(out.dir, job.key);
+    return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs };
+  } finally {
+    env.dispose();
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * An experiment folder:
+ *   experiment.json   the manifest (spec, versions, model, prices), written once
+ *   results.jsonl     one line per finished episode, each key once, appended with one write each
+ *   attempts.jsonl    attempts that left no result (stopped, interrupted, worker died)
+ *   sessions.jsonl    each run of the experiment: when, how many jobs, why it ended
+ *   episodes/<id>/    the finished episodes (moved here only once their verdict is written)
+ *   attempts/<id>/    the partial episodes of attempts, kept for inspection
+ *   .running/<key>/   episodes being written; a kill leaves them here and a resume clears them
+ */
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { z } from 'zod';
+import { AttemptRecord, ExperimentManifest, ResultRecord, SessionRecord, keyId, keySlug, type ExperimentKey } from '../../../src-shared/experiments';
+import { KEY_FILE, readKeyFile, recordFromEpisode, writeKeyFile } from './record';
+
+export const MANIFEST_FILE = 'experiment.json';
+export const RESULTS_FILE = 'results.jsonl';
+const ATTEMPTS_FILE = 'attempts.jsonl';
+const SESSIONS_FILE = 'sessions.jsonl';
+const LOCK_FILE = '.lock';
+
+export class ExperimentFormatError extends Error {
+  override name = 'ExperimentFormatError';
+}
+
+/** Lines of a JSONL file; a cut-off last line (a kill mid-write) is dropped and reported, any other bad line is an error. */
+export function readJsonl<T>(path: string, schema: z.ZodType<T>): { items: T[]; truncatedTail: boolean } {
+  if (!existsSync(path)) return { items: [], truncatedTail: false };
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  const endsClean = text.length === 0 || text.endsWith('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const items: T[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(lines[i]);
+    } catch (err) {
+      if (i === lines.length - 1 && !endsClean) return { items, truncatedTail: true };
+      throw new ExperimentFormatError(`${path} line ${i + 1}: not valid JSON (${(err as Error).message})`);
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      if (i === lines.length - 1 && !endsClean) return { items, truncatedTail: true };
+      const issue = parsed.error.issues[0];
+      throw new ExperimentFormatError(`${path} line ${i + 1}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    items.push(parsed.data);
+  }
+  return { items, truncatedTail: false };
+}
+
+/** Cuts a partial last line off, so the next append starts on a line of its own. */
+function repairTail(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const buf = readFileSync(path);
+  if (buf.length === 0 || buf[buf.length - 1] === 0x0a) return false;
+  const keep = buf.lastIndexOf(0x0a) + 1;
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, keep);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function appendLine(path: string, value: unknown): void {
+  const fd = openSync(path, 'a');
+  try {
+    writeSync(fd, JSON.stringify(value) + '\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class ExperimentFolder {
+  private constructor(
+    readonly dir: string,
+    readonly manifest: ExperimentManifest,
+  ) {}
+
+  static exists(dir: string): boolean {
+    return existsSync(join(dir, MANIFEST_FILE));
+  }
+
+  static create(dir: string, manifest: ExperimentManifest): ExperimentFolder {
+    if (ExperimentFolder.exists(dir)) throw new ExperimentFormatError(`${dir} already holds an experiment`);
+    mkdirSync(join(dir, 'episodes'), { recursive: true });
+    // Written to a temporary name and renamed: a folder never holds half a manifest.
+    const tmp = join(dir, `${MANIFEST_FILE}.tmp`);
+    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+    renameSync(tmp, join(dir, MANIFEST_FILE));
+    return new ExperimentFolder(dir, manifest);
+  }
+
+  static open(dir: string): ExperimentFolder {
+    const p = join(dir, MANIFEST_FILE);
+    if (!existsSync(p)) throw new ExperimentFormatError(`${dir}: no ${MANIFEST_FILE}; not an experiment folder`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(p, 'utf8'));
+    } catch (err) {
+      throw new ExperimentFormatError(`${p}: not valid JSON (${(err as Error).message})`);
+    }
+    const parsed = ExperimentManifest.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ExperimentFormatError(`${p}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    return new ExperimentFolder(dir, parsed.data);
+  }
+
+  get episodesDir(): string {
+    return join(this.dir, 'episodes');
+  }
+
+  /** Results by key id; a key recorded twice (never written so by the runner) keeps its first line. */
+  results(): { records: ResultRecord[]; byKey: Map<string, ResultRecord>; truncatedTail: boolean; duplicates: number } {
+    const { items, truncatedTail } = readJsonl(join(this.dir, RESULTS_FILE), ResultRecord);
+    const byKey = new Map<string, ResultRecord>();
+    let duplicates = 0;
+    for (const r of items) {
+      if (byKey.has(keyId(r.key))) duplicates++;
+      else byKey.set(keyId(r.key), r);
+    }
+    return { records: [...byKey.values()], byKey, truncatedTail, duplicates };
+  }
+
+  attempts(): AttemptRecord[] {
+    return readJsonl(join(this.dir, ATTEMPTS_FILE), AttemptRecord).items;
+  }
+
+  sessions(): SessionRecord[] {
+    return readJsonl(join(this.dir, SESSIONS_FILE), SessionRecord).items;
+  }
+
+  appendResult(r: ResultRecord): void {
+    appendLine(join(this.dir, RESULTS_FILE), ResultRecord.parse(r));
+  }
+
+  appendAttempt(a: AttemptRecord): void {
+    appendLine(join(this.dir, ATTEMPTS_FILE), a);
+  }
+
+  appendSession(s: SessionRecord): void {
+    appendLine(join(this.dir, SESSIONS_FILE), s);
+  }
+
+  /** A fresh folder for one key's episode to be written in (the episode folder goes inside it). */
+  stagingDir(key: ExperimentKey): string {
+    const d = join(this.dir, '.running', keySlug(key));
+    rmSync(d, { recursive: true, force: true });
+    mkdirSync(d, { recursive: true });
+    writeKeyFile(d, key);
+    return d;
+  }
+
+  /** Moves a finished episode into episodes/ and returns its id (the folder name). */
+  promote(stagedEpisodeDir: string): string {
+    const id = basename(stagedEpisodeDir);
+    renameSync(stagedEpisodeDir, join(this.episodesDir, id));
+    rmSync(join(stagedEpisodeDir, '..'), { recursive: true, force: true });
+    return id;
+  }
+
+  /** Keeps an attempt's partial episode under attempts/ and logs it; the key stays unrecorded. */
+  keepAttempt(stagedEpisodeDir: string | null, key: ExperimentKey, outcome: AttemptRecord['outcome'], detail: string): void {
+    let folder: string | null = null;
+    if (stagedEpisodeDir && existsSync(stagedEpisodeDir)) {
+      mkdirSync(join(this.dir, 'attempts'), { recursive: true });
+      folder = join('attempts', basename(stagedEpisodeDir));
+      renameSync(stagedEpisodeDir, join(this.dir, folder));
+    }
+    if (stagedEpisodeDir) rmSync(join(stagedEpisodeDir, '..'), { recursive: true, force: true });
+    this.appendAttempt({ key, at: new Date().toISOString(), outcome, detail, folder });
+  }
+
+  /**
+   * Makes the folder consistent after a crash: a results line cut off mid-write is removed; an
+   * episode that finished and was moved into episodes/ but whose line never got written is
+   * recorded from its own folder; episodes left in .running/ are kept as interrupted attempts.
+   */
+  recover(): { repairedTail: boolean; recovered: number; interrupted: number } {
+    const repairedTail = repairTail(join(this.dir, RESULTS_FILE));
+    repairTail(join(this.dir, ATTEMPTS_FILE));
+    repairTail(join(this.dir, SESSIONS_FILE));
+    const { byKey } = this.results();
+    const referenced = new Set([...byKey.values()].map((r) => r.episodeId));
+    let recovered = 0;
+    for (const id of existsSync(this.episodesDir) ? readdirSync(this.episodesDir) : []) {
+      if (referenced.has(id)) continue;
+      const dir = join(this.episodesDir, id);
+      const key = readKeyFile(dir);
+      if (!key || byKey.has(keyId(key))) continue;
+      let rec: ResultRecord | null = null;
+      try {
+        rec = recordFromEpisode(dir, key, id);
+      } catch {
+        rec = null;
+      }
+      if (!rec || rec.finish === 'stopped') continue;
+      this.appendResult(rec);
+      byKey.set(keyId(key), rec);
+      recovered++;
+    }
+    let interrupted = 0;
+    const running = join(this.dir, '.running');
+    for (const slug of existsSync(running) ? readdirSync(running) : []) {
+      const stage = join(running, slug);
+      const key = readKeyFile(stage);
+      const partial = readdirSync(stage).filter((n) => n !== KEY_FILE);
+      if (key && !byKey.has(keyId(key))) {
+        for (const id of partial) this.keepAttempt(join(stage, id), key, 'interrupted', 'the run was killed while this episode was being written');
+        if (partial.length === 0) this.appendAttempt({ key, at: new Date().toISOString(), outcome: 'interrupted', detail: 'the run was killed before this episode started writing', folder: null });
+        interrupted++;
+      }
+      rmSync(stage, { recursive: true, force: true });
+    }
+    return { repairedTail, recovered, interrupted };
+  }
+
+  /** One coordinator per folder: a live holder is refused, a dead one's lock (kill -9) is taken over. */
+  lock(): () => void {
+    const p = join(this.dir, LOCK_FILE);
+    if (existsSync(p)) {
+      const pid = Number(readFileSync(p, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid)) throw new ExperimentFormatError(`${this.dir} is being run by process ${pid}; wait for it or stop it first`);
+    }
+    writeFileSync(p, String(process.pid));
+    return () => rmSync(p, { force: true });
+  }
+
+  runningPid(): number | null {
+    const p = join(this.dir, LOCK_FILE);
+    if (!existsSync(p)) return null;
+    const pid = Number(readFileSync(p, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : null;
+  }
+}

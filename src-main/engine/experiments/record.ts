@@ -1,0 +1,52 @@
+/** A finished episode folder to its result line: what results.jsonl holds, derived from the episode itself. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXPERIMENT_SCHEMA_VERSION, ExperimentKey, type ResultRecord } from '../../../src-shared/experiments';
+import { loadEpisode } from '../episodes/store';
+import { familyOf } from './expand';
+
+/** Written into each episode folder of an experiment, so the folder alone says which key it ran. */
+export const KEY_FILE = 'experiment-key.json';
+
+export function writeKeyFile(episodeDir: string, key: ExperimentKey): void {
+  writeFileSync(join(episodeDir, KEY_FILE), JSON.stringify(key) + '\n');
+}
+
+export function readKeyFile(episodeDir: string): ExperimentKey | null {
+  const p = join(episodeDir, KEY_FILE);
+  if (!existsSync(p)) return null;
+  try {
+    const parsed = ExperimentKey.safeParse(JSON.parse(readFileSync(p, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** null when the episode has no verdict (it was cut off before finishing). */
+export function recordFromEpisode(episodeDir: string, key: ExperimentKey, episodeId: string): ResultRecord | null {
+  const ep = loadEpisode(episodeDir);
+  const verdict = ep.events.findLast((e) => e.type === 'verdict');
+  if (!verdict || verdict.type !== 'verdict') return null;
+  const callInputTokens: number[] = [];
+  let lastCell: { stop?: { reason: string }; namespaceLost: boolean } | null = null;
+  for (const e of ep.events) {
+    if (e.type === 'model/reply') callInputTokens.push(e.usage?.inputTokens ?? e.estimate.total);
+    if (e.type === 'action') lastCell = e.kind === 'cell' && e.cell ? e.cell : null;
+  }
+  // A failure whose last cell the sandbox cut off (time, memory) is the sandbox's, not the budget's or the model's.
+  const sandboxError = !verdict.success && lastCell !== null && ((lastCell.stop !== undefined && lastCell.stop.reason !== 'episode-finished') || lastCell.namespaceLost);
+  return {
+    schemaVersion: EXPERIMENT_SCHEMA_VERSION,
+    key,
+    family: familyOf(key.taskId),
+    episodeId,
+    success: verdict.success,
+    finish: verdict.finish,
+    reason: verdict.reason,
+    totals: verdict.totals,
+    callInputTokens,
+    sandboxError,
+    finishedAt: new Date(Date.parse(ep.meta.createdAt) + verdict.t).toISOString(),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Where episodes run: one seam for the coordinator, whether the episodes run in local worker
+ * processes (LocalProcessRunner, here) or on a queue's workers. The coordinator owns the folder,
+ * the order, the caps and the results; a runner only executes jobs and reports their calls.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../paths';
+import type { CallProgress, EpisodeJob, EpisodeJobResult } from './episodeJob';
+import { FromWorker, type ToWorker } from './workerProtocol';
+
+/** The permits a runner asks for before each model call; the coordinator answers them. */
+export interface CallGate {
+  acquire(permitId: number, tokens: number): Promise<boolean>;
+  release(permitId: number, tokens: number | null): void;
+  rateLimited(ms: number): void;
+}
+
+export interface RunJobOptions {
+  signal: AbortSignal;
+  onCall(c: CallProgress): void;
+}
+
+/** The worker running a job died (killed, crashed, out of memory): the job left no result. */
+export class WorkerDiedError extends Error {
+  override name = 'WorkerDiedError';
+}
+
+export interface EpisodeRunner {
+  /** How many jobs it runs at once. */
+  readonly capacity: number;
+  run(job: EpisodeJob, o: RunJobOptions): Promise<EpisodeJobResult>;
+  close(): Promise<void>;
+  /** Ends every worker now (a second Ctrl-C). */
+  kill(): void;
+}
+
+interface Worker {
+  child: ChildProcess;
+  ready: Promise<void>;
+  busy: { id: number; resolve(r: EpisodeJobResult): void; reject(e: Error): void; onCall(c: CallProgress): void } | null;
+  stderrTail: string;
+  /** Permit ids the coordinator granted to this worker and has not seen released. */
+  permits: Map<number, number>;
+}
+
+export interface LocalRunnerOptions {
+  jobs: number;
+  gate: CallGate;
+  /** The CLI to fork (defaults to this package's bin/robocell.mjs). */
+  cliPath?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** N worker processes, each running one episode at a time. */
+export class LocalProcessRunner implements EpisodeRunner {
+  readonly capacity: number;
+  private readonly workers: Worker[] = [];
+  private nextJob = 1;
+  private nextPermit = 1;
+  private closing = false;
+
+  constructor(private readonly o: LocalRunnerOptions) {
+    this.capacity = o.jobs;
+  }
+
+  private spawn(): Worker {
+    const child = fork(this.o.cliPath ?? join(packageRoot(), 'bin', 'robocell.mjs'), ['experiment', 'worker'], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ...this.o.env, ROBOCELL_MUJOCO_QUIET: '1' },
+    });
+    let markReady: () => void = () => undefined;
+    let failReady: (e: Error) => void = () => undefined;
+    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), busy: null, stderrTail: '', permits: new Map() };
+    w.ready.catch(() => undefined);
+    child.stderr?.on('data', (d: Buffer) => (w.stderrTail = (w.stderrTail + d.toString()).slice(-4000)));
+    child.on('message', (raw) => {
+      const parsed = FromWorker.safeParse(raw);
+      if (!parsed.success) return;
+      const m = parsed.data;
+      const send = (msg: ToWorker) => child.connected && child.send(msg);
+      switch (m.t) {
+        case 'ready':
+          return markReady();
+        case 'acquire': {
+          const permitId = this.nextPermit++;
+          void this.o.gate.acquire(permitId, m.tokens).then((granted) => {
+            if (granted) w.permits.set(m.req, permitId);
+            send({ t: 'permit', req: m.req, granted });
+          });
+          return;
+        }
+        case 'release': {
+          const permitId = w.permits.get(m.req);
+          if (permitId !== undefined) {
+            w.permits.delete(m.req);
+            this.o.gate.release(permitId, m.tokens);
+          }
+          return;
+        }
+        case 'rate-limited':
+          return this.o.gate.rateLimited(m.ms);
+        case 'call':
+          return w.busy?.id === m.id ? w.busy.onCall(m) : undefined;
+        case 'done': {
+          const b = w.busy;
+          w.busy = null;
+          return b?.id === m.id ? b.resolve({ episodeDir: m.episodeDir, stopped: m.stopped, success: m.success, wallMs: m.wallMs }) : undefined;
+        }
+        case 'failed': {
+          const b = w.busy;
+          w.busy = null;
+          return b?.id === m.id ? b.reject(new Error(m.error)) : undefined;
+        }
+      }
+    });
+    child.on('exit', (code, signal) => {
+      const i = this.workers.indexOf(w);
+      if (i >= 0) this.workers.splice(i, 1);
+      // Permits it held go back, so a dead worker cannot starve the others.
+      for (const permitId of w.permits.values()) this.o.gate.release(permitId, null);
+      w.permits.clear();
+      const why = `worker process ${child.pid} exited (${signal ?? `code ${code}`})${w.stderrTail.trim() ? `: ${w.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+      failReady(new WorkerDiedError(why));
+      if (w.busy) {
+        const b = w.busy;
+        w.busy = null;
+        b.reject(new WorkerDiedError(why));
+      }
+    });
+    this.workers.push(w);
+    return w;
+  }
+
+  async run(job: EpisodeJob, o: RunJobOptions): Promise<EpisodeJobResult> {
+    if (this.closing) throw new Error('the runner is closing');
+    const w = this.workers.find((x) => !x.busy) ?? (this.workers.length < this.capacity ? this.spawn() : null);
+    if (!w) throw new Error(`all ${this.capacity} workers are busy`);
+    const id = this.nextJob++;
+    const result = new Promise<EpisodeJobResult>((resolve, reject) => (w.busy = { id, resolve, reject, onCall: o.onCall }));
+    result.catch(() => undefined); // awaited below; a worker dying before it is ready rejects both
+    const stop = () => w.child.connected && w.child.send({ t: 'stop', id } satisfies ToWorker);
+    o.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await w.ready;
+      if (o.signal.aborted) stop();
+      w.child.send({ t: 'run', id, job } satisfies ToWorker);
+      return await result;
+    } finally {
+      o.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
+            w.child.once('exit', () => resolve());
+            // Closing the channel tells the worker to leave; a stuck one is killed.
+            if (w.child.connected) w.child.disconnect();
+            setTimeout(() => w.child.kill('SIGKILL'), 5000).unref();
+          }),
+      ),
+    );
+  }
+
+  kill(): void {
+    for (const w of this.workers) w.child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,81 @@
+/** Creating an experiment folder from a spec, or reopening the one the same spec made (a resume). */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EXPERIMENT_SCHEMA_VERSION, ExperimentSpec, type ExperimentManifest, type ExperimentSpecInput } from '../../../src-shared/experiments';
+import { DEFAULT_PRICES, priceFor, type PriceTable } from '../../../src-shared/tokens';
+import { createModel } from '../agent/models';
+import { currentVersions, expandSpec, specHash, SpecError } from './expand';
+import { ExperimentFolder } from './folder';
+
+/**
+ * The offline agent experiments use when no --model is given: the honest heuristic agent where the
+ * model factory offers it, else the scripted planner. Asked of the factory with no endpoint
+ * configured, so only an offline model can answer.
+ */
+export function defaultOfflineModel(): string {
+  for (const name of ['heuristic', 'scripted']) {
+    try {
+      createModel({ name }, {});
+      return name;
+    } catch {
+      continue;
+    }
+  }
+  return 'scripted';
+}
+
+export function defaultExperimentsDir(): string {
+  return resolve(process.env.ROBOCELL_EXPERIMENTS_DIR ?? join(process.cwd(), '.robocell', 'experiments'));
+}
+
+export function parseSpec(raw: unknown): ExperimentSpec {
+  const parsed = ExperimentSpec.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SpecError(`spec ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The folder a spec runs in when no --out is given: its name, else its hash, so the same command resumes. */
+export function defaultFolderFor(spec: ExperimentSpec, root = defaultExperimentsDir()): string {
+  return join(root, spec.name ?? `exp-${specHash(spec).slice(0, 10)}`);
+}
+
+export interface PreparedExperiment {
+  folder: ExperimentFolder;
+  created: boolean;
+  planned: number;
+}
+
+/**
+ * Opens `dir` if it holds this very spec, creates it if it holds nothing; a folder with another
+ * spec is refused (a resume must not change what is being measured).
+ */
+export function prepareExperiment(specIn: ExperimentSpecInput, dir: string, prices: PriceTable = DEFAULT_PRICES): PreparedExperiment {
+  const spec = parseSpec(specIn);
+  const planned = expandSpec(spec).length;
+  const model = createModel({ name: spec.model.name, baseUrl: spec.model.baseUrl });
+  const hash = specHash(spec);
+  // An offline agent costs nothing; without an entry its episodes would read "cost unknown".
+  if (model.info.scripted && !priceFor(model.info.name, prices)) prices = { ...prices, [model.info.name]: { inputPerMTokUsd: 0, cachedInputPerMTokUsd: 0, outputPerMTokUsd: 0 } };
+  if (ExperimentFolder.exists(dir)) {
+    const folder = ExperimentFolder.open(dir);
+    if (folder.manifest.specHash !== hash) throw new SpecError(`${dir} holds an experiment with another spec; resume it with \`robocell experiment resume ${dir}\`, or give a new --out`);
+    return { folder, created: false, planned };
+  }
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new SpecError(`${dir} exists and is not an experiment folder; give an empty or new --out`);
+  const manifest: ExperimentManifest = {
+    schemaVersion: EXPERIMENT_SCHEMA_VERSION,
+    id: `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`,
+    createdAt: new Date().toISOString(),
+    spec,
+    specHash: hash,
+    versions: currentVersions(),
+    model: model.info,
+    prices,
+    episodes: planned,
+  };
+  return { folder: ExperimentFolder.create(dir, manifest), created: true, planned };
+}

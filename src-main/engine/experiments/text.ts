@@ -1,0 +1,69 @@
+/** The report and the progress line as terminal text. */
+import type { Arm } from '../../../src-shared/episode';
+import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, RATIO_METRICS, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
+import type { ExperimentProgress } from './coordinator';
+
+export function progressLine(p: ExperimentProgress): string {
+  const arm = (a: Arm) => `${a} ${p.solved[a].solved}/${p.solved[a].done}`;
+  const eta = p.etaMs === null ? '' : ` · ETA ${duration(p.etaMs / 1000)}`;
+  const stopping = p.stopping ? ` · stopping (${p.stopping})` : '';
+  return `${p.done}/${p.planned} episodes (${p.running} running) · solved ${arm('tools')}, ${arm('code')} · ${tokens(p.inputTokens)} in / ${tokens(p.outputTokens)} out tokens · ${usd(p.costUsd)} · ${duration(p.elapsedMs / 1000)}${eta}${stopping}`;
+}
+
+function pairedLines(s: PairedStats, a: string, b: string): string[] {
+  const lines = [
+    `  ${a.padEnd(10)} ${s.sides.a.success.solved}/${s.sides.a.success.n} = ${pct(s.sides.a.success.rate)} ${ci(s.sides.a.success.ci95)}`,
+    `  ${b.padEnd(10)} ${s.sides.b.success.solved}/${s.sides.b.success.n} = ${pct(s.sides.b.success.rate)} ${ci(s.sides.b.success.ci95)}`,
+    `  difference (${b} − ${a}) ${signedPct(s.paired.diff)} ${ci(s.paired.diffCi95, signedPct)}; discordant ${s.paired.discordant} (only ${a} ${s.paired.onlyA}, only ${b} ${s.paired.onlyB}); McNemar exact p = ${pValue(s.paired.mcnemarP)}`,
+    `  both solved: ${s.bothSolved.n}`,
+  ];
+  for (const m of RATIO_METRICS) {
+    const r = s.bothSolved.ratios[m];
+    lines.push(`    ${m.padEnd(13)} ratio of totals ${ratio(r.ratioOfTotals)} ${ratioCi(r.ci95)} · mean ratio ${ratio(r.meanRatio)} ${ratioCi(r.meanRatioCi95)}`);
+  }
+  return lines;
+}
+
+export function reportText(r: ExperimentReport): string {
+  const e = r.experiment;
+  const out = [`Experiment ${e.name ?? e.id} · model ${e.model} · ${e.recorded}/${e.planned} episodes recorded`];
+  if (e.repriced) out.push(e.repriced.note);
+  if (e.lastRunEnd) out.push(`The last run did not complete: ${e.lastRunEnd.detail}`);
+  out.push('', `Success on ${r.paired.n} paired instances (95% Wilson; paper: ${pct(r.paper.success.tools)} → ${pct(r.paper.success.code)}, n = ${r.paper.n}):`);
+  out.push(
+    ...pairedLines(
+      { sides: { a: r.arms.tools, b: r.arms.code }, paired: { ...r.paired, onlyA: r.paired.toolsOnly, onlyB: r.paired.codeOnly }, bothSolved: { ...r.bothSolved, totals: { a: r.bothSolved.totals.tools, b: r.bothSolved.totals.code } }, discordantPairs: [], byFamily: [], byTask: [], bootstrap: r.bootstrap },
+      'tools',
+      'code',
+    ),
+  );
+  out.push(`  (paper, both solved: calls ${ratio(r.paper.bothSolvedRatios.llmCalls)}, input tokens ${ratio(r.paper.bothSolvedRatios.inputTokens)}; bootstrap by task, ${r.bootstrap.resamples} resamples, seed ${r.bootstrap.seed})`);
+  out.push('', 'Failures ended by:');
+  for (const a of ['tools', 'code'] as const) out.push(`  ${a.padEnd(6)} ${FAILURE_ENDINGS.map((f) => `${f} ${r.arms[a].endings[f]}`).join(', ')}`);
+  out.push('', 'By family:');
+  for (const g of r.byFamily) out.push(`  ${g.group.padEnd(16)} tools ${g.a.solved}/${g.n}  code ${g.b.solved}/${g.n}  diff ${signedPct(g.diff)}  p ${pValue(g.mcnemarP)}  calls ${ratio(g.callsRatio)}  input ${ratio(g.inputTokensRatio)}`);
+  if (r.discordantPairs.length) {
+    out.push('', `Discordant pairs (${r.discordantPairs.length}):`);
+    for (const d of r.discordantPairs) out.push(`  ${d.pairId}: solved by ${d.solvedBy} only`);
+  }
+  if (r.unpaired.length) {
+    out.push('', `Unpaired, left out (${r.unpaired.length}):`);
+    for (const u of r.unpaired.slice(0, 20)) out.push(`  ${u.pairId}: missing ${u.missing.map((m) => `${m.arm} (${m.status})`).join(', ')}`);
+    if (r.unpaired.length > 20) out.push(`  … and ${r.unpaired.length - 20} more`);
+  }
+  const pe = r.estimate.perEpisode;
+  out.push('', `Per episode: tools ${duration(pe.tools.wallSec)}, ${usd(pe.tools.costUsd)}; code ${duration(pe.code.wallSec)}, ${usd(pe.code.costUsd)}. The whole spec: ~${duration(r.estimate.fullSpec.wallSec)} of episode time (÷ --jobs), ~${usd(r.estimate.fullSpec.costUsd)}; left: ${r.estimate.remaining.episodes} episodes, ~${duration(r.estimate.remaining.wallSec)}, ~${usd(r.estimate.remaining.costUsd)}.`);
+  return out.join('\n');
+}
+
+export function compareText(c: CompareReport): string {
+  const out = [`Compare A = ${c.a.name ?? c.a.id} (${c.a.model}) with B = ${c.b.name ?? c.b.id} (${c.b.model}), paired by key and arm`];
+  if (c.versionWarning) out.push(`WARNING: ${c.versionWarning}`);
+  out.push('', `All arms (${c.all.paired.n} keys in both):`, ...pairedLines(c.all, 'A', 'B'));
+  for (const arm of ['tools', 'code'] as const) {
+    const s = c.byArm[arm];
+    if (s) out.push('', `${arm} arm (${s.paired.n} keys):`, ...pairedLines(s, 'A', 'B'));
+  }
+  if (c.unpaired.length) out.push('', `Keys in only one experiment, left out: ${c.unpaired.length}`);
+  return out.join('\n');
+}

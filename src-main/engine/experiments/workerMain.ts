@@ -1,0 +1,87 @@
+/**
+ * The worker process (`robocell experiment worker`, started by the coordinator with an IPC
+ * channel): one episode at a time, each with its own sim, renderer and sandbox in this process
+ * (one Dawn device per process). It obeys only its parent: Ctrl-C reaches the whole process
+ * group, and the coordinator decides what a stop means; if the parent dies, it stops and exits.
+ */
+import { executeEpisodeJob, type ModelGate } from './episodeJob';
+import { FromWorker, ToWorker } from './workerProtocol';
+
+export async function workerMain(): Promise<number> {
+  if (!process.send) {
+    console.error('robocell experiment worker: started without an IPC channel; it is run by `robocell experiment run`');
+    return 2;
+  }
+  process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
+  process.on('SIGINT', () => undefined);
+  const send = (m: FromWorker) => process.send?.(m);
+  const jobs = new Map<number, AbortController>();
+  const permits = new Map<number, (granted: boolean) => void>();
+  let nextReq = 1;
+  let current: Promise<void> = Promise.resolve();
+  // A job makes one model call at a time: its last permit is the one a release frees.
+  const lastReq = new Map<number, number>();
+
+  const gateFor = (id: number): ModelGate => ({
+    acquire(tokens, signal) {
+      const req = nextReq++;
+      return new Promise<boolean>((resolve) => {
+        const onAbort = () => {
+          permits.delete(req);
+          resolve(false);
+        };
+        permits.set(req, (granted) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(granted);
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        send({ t: 'acquire', req, id, tokens });
+      }).then((granted) => {
+        lastReq.set(id, req);
+        return granted;
+      });
+    },
+    release(tokens) {
+      const req = lastReq.get(id);
+      if (req !== undefined) send({ t: 'release', req, tokens });
+    },
+    rateLimited(ms) {
+      send({ t: 'rate-limited', ms });
+    },
+  });
+  const code = await new Promise<number>((resolve) => {
+    process.on('disconnect', () => {
+      // The coordinator is gone (killed, or done): stop what runs and leave; resume re-runs it.
+      for (const c of jobs.values()) c.abort();
+      setTimeout(() => resolve(0), 2000).unref();
+      void current.then(() => resolve(0));
+    });
+    process.on('message', (raw) => {
+      const parsed = ToWorker.safeParse(raw);
+      if (!parsed.success) return;
+      const m = parsed.data;
+      if (m.t === 'permit') {
+        permits.get(m.req)?.(m.granted);
+        permits.delete(m.req);
+      } else if (m.t === 'stop') {
+        jobs.get(m.id)?.abort();
+      } else if (m.t === 'run') {
+        const stop = new AbortController();
+        jobs.set(m.id, stop);
+        current = current.then(async () => {
+          try {
+            const r = await executeEpisodeJob(m.job, { signal: stop.signal, gate: gateFor(m.id), onCall: (c) => send({ t: 'call', id: m.id, ...c }) });
+            send({ t: 'done', id: m.id, ...r });
+          } catch (err) {
+            send({ t: 'failed', id: m.id, error: err instanceof Error ? err.message : String(err) });
+          } finally {
+            jobs.delete(m.id);
+          }
+        });
+      }
+    });
+    send({ t: 'ready', pid: process.pid });
+  });
+  // The renderer's device and other native handles would keep the process alive.
+  process.exit(code);
+}

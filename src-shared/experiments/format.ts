@@ -1,0 +1,19 @@
+/** Number formats shared by the terminal report, the HTML report and the studio. */
+import type { Interval } from './stats';
+
+export const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
+export const ci = (c: Interval | null, f: (v: number) => string = pct): string => (c ? `[${f(c[0])}, ${f(c[1])}]` : '—');
+export const ratio = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)}×`);
+export const ratioCi = (c: Interval | null): string => (c ? `[${c[0].toFixed(2)}, ${c[1].toFixed(2)}]` : '—');
+export const usd = (v: number | null): string => (v === null ? 'unknown' : v === 0 ? '$0' : v < 0.01 ? `$${v.toFixed(5)}` : `$${v.toFixed(2)}`);
+export const pValue = (p: number): string => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+export const signedPct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} pts`;
+
+export function duration(sec: number | null): string {
+  if (sec === null || !Number.isFinite(sec)) return '—';
+  if (sec < 90) return `${sec.toFixed(sec < 10 ? 1 : 0)} s`;
+  if (sec < 5400) return `${(sec / 60).toFixed(1)} min`;
+  return `${(sec / 3600).toFixed(1)} h`;
+}
+
+export const tokens = (v: number | null): string => (v === null ? '—' : v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${(v / 1e3).toFixed(1)}k` : String(Math.round(v)));

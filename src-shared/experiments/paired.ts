@@ -1,0 +1,256 @@
+/**
+ * Paired comparison of two sides (the tool-calling and code arms of one experiment, or one arm of
+ * two experiments): success with Wilson intervals, McNemar's exact test and Newcombe's interval
+ * on the difference, and cost ratios on the units both sides solved, bootstrapped by task.
+ */
+import type { FailureEnding } from './spec';
+import { FAILURE_ENDINGS } from './spec';
+import { clusterBootstrap, mcnemarExact, pairedDiffInterval, wilson, type Interval } from './stats';
+
+/** One episode, as the statistics see it. */
+export interface EpisodeFigures {
+  episodeId: string;
+  success: boolean;
+  ending: FailureEnding | null;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  imageTokens: number;
+  costUsd: number | null;
+  wallMs: number;
+  callInputTokens: number[];
+}
+
+/** Two episodes that differ in the compared condition only. */
+export interface PairedUnit {
+  /** The pair's id (the instance, or the key for a cross-experiment compare). */
+  id: string;
+  taskId: string;
+  family: string;
+  a: EpisodeFigures;
+  b: EpisodeFigures;
+}
+
+export interface SuccessSummary {
+  n: number;
+  solved: number;
+  rate: number;
+  ci95: Interval;
+}
+
+export interface RatioSummary {
+  /** Σ b ÷ Σ a over the both-solved units; null when Σ a is 0 or a cost is unknown. */
+  ratioOfTotals: number | null;
+  /** Mean of b ÷ a per unit (units with a = 0 left out); null when none is left. */
+  meanRatio: number | null;
+  /** 95% bootstrap interval of the ratio of totals, resampled by task. */
+  ci95: Interval | null;
+  /** 95% bootstrap interval of the mean per-unit ratio, resampled by task. */
+  meanRatioCi95: Interval | null;
+}
+
+export const RATIO_METRICS = ['llmCalls', 'inputTokens', 'outputTokens', 'imageTokens', 'costUsd'] as const;
+export type RatioMetric = (typeof RATIO_METRICS)[number];
+
+export interface SideSummary {
+  success: SuccessSummary;
+  /** How the failures ended. */
+  endings: Record<FailureEnding, number>;
+  totals: { llmCalls: number; inputTokens: number; outputTokens: number; imageTokens: number; costUsd: number | null; wallMs: number };
+}
+
+export interface PairedSummary {
+  n: number;
+  discordant: number;
+  /** Units only side a solved, and only side b. */
+  onlyA: number;
+  onlyB: number;
+  both: number;
+  neither: number;
+  mcnemarP: number;
+  /** rate(b) − rate(a). */
+  diff: number;
+  diffCi95: Interval;
+}
+
+export interface GroupRow {
+  group: string;
+  n: number;
+  a: SuccessSummary;
+  b: SuccessSummary;
+  diff: number;
+  mcnemarP: number;
+  bothSolved: number;
+  callsRatio: number | null;
+  inputTokensRatio: number | null;
+}
+
+export interface DiscordantPair {
+  id: string;
+  taskId: string;
+  family: string;
+  /** Which side solved it. */
+  solvedBy: 'a' | 'b';
+  episodes: { a: string; b: string };
+}
+
+export interface PairedStats {
+  sides: { a: SideSummary; b: SideSummary };
+  paired: PairedSummary;
+  discordantPairs: DiscordantPair[];
+  bothSolved: { n: number; totals: { a: Record<RatioMetric, number | null>; b: Record<RatioMetric, number | null> }; ratios: Record<RatioMetric, RatioSummary> };
+  byFamily: GroupRow[];
+  byTask: GroupRow[];
+  bootstrap: { resamples: number; seed: number; cluster: 'task' };
+}
+
+export interface PairedOptions {
+  bootstrapSeed?: number;
+  resamples?: number;
+}
+
+export function successOf(solved: number, n: number): SuccessSummary {
+  return { n, solved, rate: n ? solved / n : 0, ci95: wilson(solved, n) };
+}
+
+function sideSummary(units: readonly PairedUnit[], side: 'a' | 'b'): SideSummary {
+  const endings = Object.fromEntries(FAILURE_ENDINGS.map((e) => [e, 0])) as Record<FailureEnding, number>;
+  const totals = { llmCalls: 0, inputTokens: 0, outputTokens: 0, imageTokens: 0, costUsd: 0 as number | null, wallMs: 0 };
+  let solved = 0;
+  for (const u of units) {
+    const e = u[side];
+    if (e.success) solved++;
+    if (e.ending) endings[e.ending]++;
+    totals.llmCalls += e.llmCalls;
+    totals.inputTokens += e.inputTokens;
+    totals.outputTokens += e.outputTokens;
+    totals.imageTokens += e.imageTokens;
+    totals.wallMs += e.wallMs;
+    totals.costUsd = totals.costUsd === null || e.costUsd === null ? null : totals.costUsd + e.costUsd;
+  }
+  return { success: successOf(solved, units.length), endings, totals };
+}
+
+function pairedSummary(units: readonly PairedUnit[]): PairedSummary {
+  let both = 0;
+  let onlyA = 0;
+  let onlyB = 0;
+  let neither = 0;
+  for (const u of units) {
+    if (u.a.success && u.b.success) both++;
+    else if (u.a.success) onlyA++;
+    else if (u.b.success) onlyB++;
+    else neither++;
+  }
+  const { diff, ci95 } = pairedDiffInterval({ both, onlyA, onlyB, neither });
+  return { n: units.length, discordant: onlyA + onlyB, onlyA, onlyB, both, neither, mcnemarP: mcnemarExact(onlyA, onlyB), diff, diffCi95: ci95 };
+}
+
+const metricOf = (e: EpisodeFigures, m: RatioMetric): number | null => e[m];
+
+function ratioOfTotals(units: readonly PairedUnit[], m: RatioMetric): number {
+  let sa = 0;
+  let sb = 0;
+  for (const u of units) {
+    const a = metricOf(u.a, m);
+    const b = metricOf(u.b, m);
+    if (a === null || b === null) return NaN;
+    sa += a;
+    sb += b;
+  }
+  return sa === 0 ? NaN : sb / sa;
+}
+
+function meanRatio(units: readonly PairedUnit[], m: RatioMetric): number {
+  let s = 0;
+  let k = 0;
+  for (const u of units) {
+    const a = metricOf(u.a, m);
+    const b = metricOf(u.b, m);
+    if (a === null || b === null) return NaN;
+    if (a === 0) continue;
+    s += b / a;
+    k++;
+  }
+  return k === 0 ? NaN : s / k;
+}
+
+function sums(units: readonly PairedUnit[], side: 'a' | 'b'): Record<RatioMetric, number | null> {
+  return Object.fromEntries(
+    RATIO_METRICS.map((m) => {
+      let s: number | null = 0;
+      for (const u of units) {
+        const v = metricOf(u[side], m);
+        s = s === null || v === null ? null : s + v;
+      }
+      return [m, s];
+    }),
+  ) as Record<RatioMetric, number | null>;
+}
+
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const list = out.get(k);
+    if (list) list.push(x);
+    else out.set(k, [x]);
+  }
+  return new Map([...out.entries()].sort(([x], [y]) => x.localeCompare(y)));
+}
+
+function groupRows(units: readonly PairedUnit[], key: (u: PairedUnit) => string): GroupRow[] {
+  return [...groupBy(units, key).entries()].map(([group, us]) => {
+    const p = pairedSummary(us);
+    const both = us.filter((u) => u.a.success && u.b.success);
+    return {
+      group,
+      n: us.length,
+      a: successOf(p.both + p.onlyA, us.length),
+      b: successOf(p.both + p.onlyB, us.length),
+      diff: p.diff,
+      mcnemarP: p.mcnemarP,
+      bothSolved: both.length,
+      callsRatio: finiteOrNull(ratioOfTotals(both, 'llmCalls')),
+      inputTokensRatio: finiteOrNull(ratioOfTotals(both, 'inputTokens')),
+    };
+  });
+}
+
+/** Units must already be strictly paired (both sides present); the caller lists the rest as unpaired. */
+export function pairedStats(unitsIn: readonly PairedUnit[], o: PairedOptions = {}): PairedStats {
+  // Sorted so the statistics, the bootstrap draws included, do not depend on the order results finished in.
+  const units = [...unitsIn].sort((x, y) => x.id.localeCompare(y.id));
+  const seed = o.bootstrapSeed ?? 20240611;
+  const resamples = o.resamples ?? 2000;
+  const both = units.filter((u) => u.a.success && u.b.success);
+  const clusters = [...groupBy(both, (u) => u.taskId).values()];
+  const ratios = Object.fromEntries(
+    RATIO_METRICS.map((m) => {
+      const flat = (sample: PairedUnit[][]) => sample.flat();
+      return [
+        m,
+        {
+          ratioOfTotals: finiteOrNull(ratioOfTotals(both, m)),
+          meanRatio: finiteOrNull(meanRatio(both, m)),
+          ci95: clusterBootstrap(clusters, (s) => ratioOfTotals(flat(s), m), { seed, resamples }),
+          meanRatioCi95: clusterBootstrap(clusters, (s) => meanRatio(flat(s), m), { seed, resamples }),
+        } satisfies RatioSummary,
+      ];
+    }),
+  ) as Record<RatioMetric, RatioSummary>;
+  const discordantPairs: DiscordantPair[] = units
+    .filter((u) => u.a.success !== u.b.success)
+    .map((u) => ({ id: u.id, taskId: u.taskId, family: u.family, solvedBy: u.a.success ? 'a' : 'b', episodes: { a: u.a.episodeId, b: u.b.episodeId } }));
+  return {
+    sides: { a: sideSummary(units, 'a'), b: sideSummary(units, 'b') },
+    paired: pairedSummary(units),
+    discordantPairs,
+    bothSolved: { n: both.length, totals: { a: sums(both, 'a'), b: sums(both, 'b') }, ratios },
+    byFamily: groupRows(units, (u) => u.family),
+    byTask: groupRows(units, (u) => u.taskId),
+    bootstrap: { resamples, seed, cluster: 'task' },
+  };
+}

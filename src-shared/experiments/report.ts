@@ -1,0 +1,196 @@
+/**
+ * An experiment's report: strict pairing of its results (tool-calling vs code arm on the same
+ * instance), the paired statistics, what is missing or stopped, the per-episode estimate of time
+ * and cost, and the published study's own figures beside ours.
+ */
+import type { Arm } from '../episode/schema';
+import { pairedStats, type EpisodeFigures, type GroupRow, type PairedOptions, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
+import type { EpisodesByArm } from './plots';
+import { failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
+
+/** The published study (PyRUA-Lean vs the RPent baseline), as its paper reports it. */
+export const PAPER_FIGURES = {
+  label: "the paper's figures (PyRUA-Lean vs RPent, a real model; not measured here)",
+  n: 700,
+  success: { tools: 0.631, code: 0.717 },
+  bothSolvedRatios: { llmCalls: 0.51, inputTokens: 0.35 },
+} as const;
+
+export interface UnpairedEntry {
+  pairId: string;
+  key: ExperimentKey;
+  /** The arm(s) the pair lacks, and why: not run yet, or its attempt was stopped. */
+  missing: Array<{ arm: Arm; status: 'not-run' | 'stopped' }>;
+}
+
+export interface ExperimentReport {
+  reportVersion: 1;
+  experiment: {
+    id: string;
+    name: string | null;
+    createdAt: string;
+    model: string;
+    versions: ExperimentManifest['versions'];
+    planned: number;
+    recorded: number;
+    /** Keys of the spec without a result (not run yet, or stopped). */
+    missing: number;
+    stopped: number;
+    /** Why the last run ended, e.g. "stopped at --max-cost-usd 2 ($2.01 spent)"; null when complete. */
+    lastRunEnd: { end: SessionRecord['end']; detail: string } | null;
+    /** Set when tokens and costs were re-estimated for another model: figures are estimates. */
+    repriced: { model: string; detail: string | null; note: string } | null;
+  };
+  arms: { tools: SideSummary; code: SideSummary };
+  paired: { n: number; discordant: number; toolsOnly: number; codeOnly: number; both: number; neither: number; mcnemarP: number; diff: number; diffCi95: [number, number] };
+  discordantPairs: Array<{ pairId: string; taskId: string; family: string; solvedBy: Arm; episodes: { tools: string; code: string } }>;
+  bothSolved: { n: number; totals: { tools: Record<RatioMetric, number | null>; code: Record<RatioMetric, number | null> }; ratios: Record<RatioMetric, RatioSummary> };
+  byFamily: GroupRow[];
+  byTask: GroupRow[];
+  unpaired: UnpairedEntry[];
+  estimate: {
+    /** Mean per recorded episode, by arm. */
+    perEpisode: Record<Arm, { wallSec: number | null; costUsd: number | null; inputTokens: number | null; llmCalls: number | null }>;
+    /** The whole spec at those means (wall as if one episode ran at a time). */
+    fullSpec: { episodes: number; wallSec: number | null; costUsd: number | null };
+    remaining: { episodes: number; wallSec: number | null; costUsd: number | null };
+  };
+  paper: typeof PAPER_FIGURES;
+  bootstrap: { resamples: number; seed: number; cluster: 'task' };
+}
+
+export interface ReportInput {
+  manifest: ExperimentManifest;
+  planned: readonly ExperimentKey[];
+  records: readonly ResultRecord[];
+  /** Figures per key id; defaults to the record's own totals (repricing replaces them). */
+  figures?: ReadonlyMap<string, EpisodeFigures>;
+  attempts?: readonly AttemptRecord[];
+  sessions?: readonly SessionRecord[];
+  repriced?: ExperimentReport['experiment']['repriced'];
+  options?: PairedOptions;
+}
+
+export function figuresOf(r: ResultRecord): EpisodeFigures {
+  return {
+    episodeId: r.episodeId,
+    success: r.success,
+    ending: failureEnding(r),
+    llmCalls: r.totals.llmCalls,
+    inputTokens: r.totals.inputTokens,
+    outputTokens: r.totals.outputTokens,
+    imageTokens: r.totals.imageTokens,
+    costUsd: r.totals.costUsd,
+    wallMs: r.totals.wallMs,
+    callInputTokens: r.callInputTokens,
+  };
+}
+
+const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/** Strict pairing of an experiment's results: both arms of an instance, or listed as unpaired. */
+export function pairRecords(input: Pick<ReportInput, 'records' | 'figures' | 'attempts'>) {
+  const byKey = new Map<string, ResultRecord>();
+  for (const r of input.records) if (!byKey.has(keyId(r.key))) byKey.set(keyId(r.key), r);
+  const fig = (r: ResultRecord) => input.figures?.get(keyId(r.key)) ?? figuresOf(r);
+  const stoppedKeys = new Set((input.attempts ?? []).map((a) => keyId(a.key)).filter((k) => !byKey.has(k)));
+  const byPair = new Map<string, Partial<Record<Arm, ResultRecord>>>();
+  for (const r of byKey.values()) {
+    const p = byPair.get(pairId(r.key)) ?? {};
+    p[r.key.arm] = r;
+    byPair.set(pairId(r.key), p);
+  }
+  const units: PairedUnit[] = [];
+  const unpaired: UnpairedEntry[] = [];
+  for (const [id, p] of [...byPair.entries()].sort(([x], [y]) => x.localeCompare(y))) {
+    if (p.tools && p.code) {
+      units.push({ id, taskId: p.tools.key.taskId, family: p.tools.family, a: fig(p.tools), b: fig(p.code) });
+      continue;
+    }
+    const have = (p.tools ?? p.code)!;
+    const missingArm: Arm = p.tools ? 'code' : 'tools';
+    const k = { ...have.key, arm: missingArm };
+    unpaired.push({ pairId: id, key: have.key, missing: [{ arm: missingArm, status: stoppedKeys.has(keyId(k)) ? 'stopped' : 'not-run' }] });
+  }
+  return { byKey, fig, stoppedKeys, units, unpaired };
+}
+
+/** The paired episodes of each arm, for the plots. */
+export function episodesByArm(units: readonly PairedUnit[]): EpisodesByArm {
+  return { tools: units.map((u) => u.a), code: units.map((u) => u.b) };
+}
+
+export function buildExperimentReport(input: ReportInput): ExperimentReport {
+  const { manifest } = input;
+  // Strict pairing: a unit needs both arms of the same instance; anything else is listed, not mixed in.
+  const { byKey, fig, stoppedKeys, units, unpaired } = pairRecords(input);
+  const s = pairedStats(units, input.options);
+  const stoppedByArm = { tools: 0, code: 0 };
+  for (const k of stoppedKeys) stoppedByArm[k.endsWith('/tools') ? 'tools' : 'code']++;
+  const arms = {
+    tools: { ...s.sides.a, endings: { ...s.sides.a.endings, stopped: s.sides.a.endings.stopped + stoppedByArm.tools } },
+    code: { ...s.sides.b, endings: { ...s.sides.b.endings, stopped: s.sides.b.endings.stopped + stoppedByArm.code } },
+  };
+
+  const all = [...byKey.values()];
+  const perArm = (arm: Arm) => {
+    const rs = all.filter((r) => r.key.arm === arm).map(fig);
+    const costs = rs.map((r) => r.costUsd);
+    return {
+      wallSec: mean(rs.map((r) => r.wallMs / 1000)),
+      costUsd: costs.some((c) => c === null) ? null : mean(costs as number[]),
+      inputTokens: mean(rs.map((r) => r.inputTokens)),
+      llmCalls: mean(rs.map((r) => r.llmCalls)),
+    };
+  };
+  const perEpisode = { tools: perArm('tools'), code: perArm('code') };
+  const project = (keys: readonly ExperimentKey[]) => {
+    let wall = 0;
+    let cost = 0;
+    for (const k of keys) {
+      const e = perEpisode[k.arm];
+      wall = e.wallSec === null || Number.isNaN(wall) ? NaN : wall + e.wallSec;
+      cost = e.costUsd === null || Number.isNaN(cost) ? NaN : cost + e.costUsd;
+    }
+    return { episodes: keys.length, wallSec: Number.isFinite(wall) ? wall : null, costUsd: Number.isFinite(cost) ? cost : null };
+  };
+  const missingKeys = input.planned.filter((k) => !byKey.has(keyId(k)));
+  const last = input.sessions?.at(-1);
+
+  return {
+    reportVersion: 1,
+    experiment: {
+      id: manifest.id,
+      name: manifest.spec.name,
+      createdAt: manifest.createdAt,
+      model: manifest.model.label,
+      versions: manifest.versions,
+      planned: input.planned.length,
+      recorded: byKey.size,
+      missing: missingKeys.length,
+      stopped: stoppedKeys.size,
+      lastRunEnd: last && last.end !== 'complete' ? { end: last.end, detail: last.detail } : null,
+      repriced: input.repriced ?? null,
+    },
+    arms,
+    paired: {
+      n: s.paired.n,
+      discordant: s.paired.discordant,
+      toolsOnly: s.paired.onlyA,
+      codeOnly: s.paired.onlyB,
+      both: s.paired.both,
+      neither: s.paired.neither,
+      mcnemarP: s.paired.mcnemarP,
+      diff: s.paired.diff,
+      diffCi95: s.paired.diffCi95,
+    },
+    discordantPairs: s.discordantPairs.map((d) => ({ pairId: d.id, taskId: d.taskId, family: d.family, solvedBy: d.solvedBy === 'a' ? 'tools' : 'code', episodes: { tools: d.episodes.a, code: d.episodes.b } })),
+    bothSolved: { n: s.bothSolved.n, totals: { tools: s.bothSolved.totals.a, code: s.bothSolved.totals.b }, ratios: s.bothSolved.ratios },
+    byFamily: s.byFamily,
+    byTask: s.byTask,
+    unpaired,
+    estimate: { perEpisode, fullSpec: project(input.planned), remaining: project(missingKeys) },
+    paper: PAPER_FIGURES,
+    bootstrap: s.bootstrap,
+  };
+}

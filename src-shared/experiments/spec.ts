@@ -1,0 +1,139 @@
+/**
+ * The experiment's persisted shapes: the spec (what to run), its keys, the manifest
+ * (experiment.json) and one line of results.jsonl. Shared so the studio's form and report read
+ * what the engine writes.
+ */
+import { z } from 'zod';
+import { AgentSettings, Arm, FinishKind, ModelInfo, Totals } from '../episode/schema';
+import { PriceTable } from '../tokens/prices';
+
+export const EXPERIMENT_SCHEMA_VERSION = 1;
+
+export const ExperimentSpec = z.object({
+  /** Shown in lists; also the default folder name. */
+  name: z.string().min(1).max(120).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only').nullable().default(null),
+  /** Task ids or family names, as the user gave them. */
+  tasks: z.array(z.string().min(1)).min(1),
+  /** Variant ids; "all" means every variant of each task. */
+  variants: z.array(z.string().min(1)).min(1).default(['default']),
+  seeds: z.array(z.number().int().nonnegative()).min(1),
+  arms: z.array(Arm).min(1).default(['tools', 'code']),
+  repeats: z.number().int().positive().max(100).default(1),
+  model: z.object({ name: z.string().min(1), baseUrl: z.string().nullable().default(null) }),
+  /** The same settings and budgets for both arms: that is what makes a key's two episodes a pair. */
+  settings: AgentSettings,
+});
+export type ExperimentSpec = z.infer<typeof ExperimentSpec>;
+export type ExperimentSpecInput = z.input<typeof ExperimentSpec>;
+
+/** One episode of an experiment. */
+export const ExperimentKey = z.object({
+  taskId: z.string(),
+  variant: z.string(),
+  seed: z.number().int().nonnegative(),
+  repeat: z.number().int().nonnegative(),
+  arm: Arm,
+});
+export type ExperimentKey = z.infer<typeof ExperimentKey>;
+
+/** A key without its arm: the instance both arms of a pair ran on. */
+export type PairKey = Omit<ExperimentKey, 'arm'>;
+
+export function pairId(k: PairKey): string {
+  return `${k.taskId}/${k.variant}/s${k.seed}/r${k.repeat}`;
+}
+
+export function keyId(k: ExperimentKey): string {
+  return `${pairId(k)}/${k.arm}`;
+}
+
+/** A folder-safe form of a key id. */
+export function keySlug(k: ExperimentKey): string {
+  return keyId(k).replace(/[^A-Za-z0-9_.-]+/g, '_');
+}
+
+/** Engine, task suite and MuJoCo versions: results from different ones must not be mixed. */
+export const ExperimentVersions = z.object({ robocell: z.string(), taskSuite: z.string(), mujoco: z.string() });
+export type ExperimentVersions = z.infer<typeof ExperimentVersions>;
+
+export const ExperimentManifest = z.object({
+  schemaVersion: z.literal(EXPERIMENT_SCHEMA_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  spec: ExperimentSpec,
+  /** sha256 of the canonical spec: a folder runs one spec only. */
+  specHash: z.string(),
+  versions: ExperimentVersions,
+  model: ModelInfo,
+  prices: PriceTable,
+  /** Number of keys the spec expands to. */
+  episodes: z.number().int().nonnegative(),
+});
+export type ExperimentManifest = z.infer<typeof ExperimentManifest>;
+
+export const ResultRecord = z.object({
+  schemaVersion: z.literal(EXPERIMENT_SCHEMA_VERSION),
+  key: ExperimentKey,
+  family: z.string(),
+  /** Folder name under episodes/ (also the episode id). */
+  episodeId: z.string(),
+  success: z.boolean(),
+  finish: FinishKind,
+  reason: z.string(),
+  totals: Totals,
+  /** Input tokens of each model call, in order (usage when the API sent it, else the estimate). */
+  callInputTokens: z.array(z.number().int().nonnegative()),
+  /** True when the code arm's last cell ended in a sandbox error (the failure's cause, for the report). */
+  sandboxError: z.boolean().default(false),
+  finishedAt: z.string(),
+});
+export type ResultRecord = z.infer<typeof ResultRecord>;
+
+/** Why a run of the experiment ended; logged per run session and shown in the report. */
+export const SessionEnd = z.enum(['complete', 'max-cost', 'max-calls', 'interrupted', 'failed']);
+export type SessionEnd = z.infer<typeof SessionEnd>;
+
+export const SessionRecord = z.object({
+  startedAt: z.string(),
+  endedAt: z.string(),
+  jobs: z.number().int().positive(),
+  end: SessionEnd,
+  detail: z.string(),
+  ran: z.number().int().nonnegative(),
+  caps: z.object({ maxCostUsd: z.number().nullable(), maxCalls: z.number().nullable() }),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+
+/** An attempt that did not produce a result (stopped, interrupted, its worker died). */
+export const AttemptRecord = z.object({
+  key: ExperimentKey,
+  at: z.string(),
+  outcome: z.enum(['stopped', 'interrupted', 'worker-died']),
+  detail: z.string(),
+  /** Where its partial episode folder was kept, relative to the experiment folder. */
+  folder: z.string().nullable(),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecord>;
+
+/** How a failed episode ended, in the report's words. */
+export type FailureEnding = 'budget' | 'wrong-finish' | 'model-error' | 'sandbox-error' | 'engine-error' | 'stopped';
+export const FAILURE_ENDINGS: readonly FailureEnding[] = ['budget', 'wrong-finish', 'model-error', 'sandbox-error', 'engine-error', 'stopped'];
+
+export function failureEnding(r: Pick<ResultRecord, 'success' | 'finish' | 'sandboxError'>): FailureEnding | null {
+  if (r.success) return null;
+  switch (r.finish) {
+    case 'budget-calls':
+    case 'budget-wall':
+    case 'budget-steps':
+      return r.sandboxError ? 'sandbox-error' : 'budget';
+    case 'model-finished':
+    case 'success':
+      return 'wrong-finish';
+    case 'model-error':
+      return 'model-error';
+    case 'stopped':
+      return 'stopped';
+    case 'error':
+      return 'engine-error';
+  }
+}
