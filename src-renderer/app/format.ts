@@ -5,8 +5,9 @@ export function fmtTokens(n: number | null | undefined): string {
   return `${Math.round(n / 1000)}k`;
 }
 
+/** Unknown (no price for the model) reads the same everywhere, never as $0. */
 export function fmtUsd(n: number | null | undefined): string {
-  if (n === null || n === undefined) return '—';
+  if (n === null || n === undefined) return 'cost unknown';
   if (n === 0) return '$0';
   if (n < 0.01) return `$${n.toFixed(4)}`;
   return `$${n.toFixed(3)}`;

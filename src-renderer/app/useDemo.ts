@@ -1,14 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { useConnection } from '../store/connection';
 import { useRun } from '../store/run';
+import { useRunForm } from '../store/runForm';
 import type { EngineClient } from '../transport/client';
 import { openEpisode } from './useEngineSync';
 
 const SEEN_KEY = 'robocell.demoShown';
 
 /**
- * First start: open the bundled example pair (made by the scripted planner) in the duel view,
- * at the call where the code arm has finished and the tool-calling arm is still going.
+ * First start: open the bundled example pair (made by the offline planner) in the duel view,
+ * at the call where the code arm has finished and the tool-calling arm is still going. The Run
+ * form takes the example's instance, so the header and the form name the same task.
  */
 export function useDemo(client: EngineClient, openDuel: (left: string, right: string, step: number) => void): void {
   const connected = useConnection((s) => s.state === 'open');
@@ -26,6 +28,7 @@ export function useDemo(client: EngineClient, openDuel: (left: string, right: st
     const tools = examples.find((e) => e.arm === 'tools' && code && e.instance.taskId === code.instance.taskId);
     if (!code || !tools) return;
     window.localStorage.setItem(SEEN_KEY, '1');
+    if (!useRunForm.getState().taskId) useRunForm.getState().set({ taskId: code.instance.taskId, variant: code.instance.variant, seed: code.instance.seed });
     void openEpisode(client, code.id);
     openDuel(code.id, tools.id, Math.max(0, code.llmCalls - 1));
   }, [client, connected, library, openDuel]);

@@ -26,7 +26,8 @@ export interface CallView {
   kind: CallKind;
   /** Input tokens so far including this call: the API's figure where known, else the estimate. */
   cumulativeInputTokens: number;
-  cumulativeCostUsd: number;
+  /** Null while any call so far has an unknown cost (no price for the model): unknown stays unknown. */
+  cumulativeCostUsd: number | null;
 }
 
 export interface EpisodeView {
@@ -36,6 +37,8 @@ export interface EpisodeView {
   calls: CallView[];
   verdict: VerdictEvent | null;
   messages: Message[];
+  /** `t` of the newest event (ms since the episode started). */
+  lastEventT: number;
 }
 
 /**
@@ -68,7 +71,9 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
   const calls: CallView[] = [];
   const byCall = new Map<number, CallView>();
   let prevCount = 0;
+  let lastEventT = 0;
   for (const ev of events) {
+    lastEventT = Math.max(lastEventT, ev.t);
     switch (ev.type) {
       case 'tools':
         tools = ev;
@@ -114,20 +119,22 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
     }
   }
   let cumIn = 0;
-  let cumCost = 0;
-  for (const c of calls) {
+  let cumCost: number | null = 0;
+  calls.forEach((c, i) => {
     cumIn += c.reply?.usage?.inputTokens ?? c.request.estimate.total;
-    cumCost += c.reply?.costUsd ?? 0;
+    // A call without a reply yet costs nothing so far; a reply with no price makes the sum unknown.
+    if (c.reply) cumCost = c.reply.costUsd === null || cumCost === null ? null : cumCost + c.reply.costUsd;
     c.cumulativeInputTokens = cumIn;
     c.cumulativeCostUsd = cumCost;
-    c.kind = callKind(c);
-  }
+    // The newest call of an episode without a verdict may still be acting: it is not an error yet.
+    c.kind = callKind(c, !verdict && i === calls.length - 1);
+  });
   // The episode ended on this call's outcome (solved, or the model said so); a budget end is not a finish.
   if (verdict && calls.length && (verdict.finish === 'success' || verdict.finish === 'model-finished')) {
     const last = calls[calls.length - 1];
     if (last.kind !== 'error') last.kind = 'finish';
   }
-  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages };
+  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages, lastEventT };
 }
 
 const toolTokenCache = new WeakMap<ToolsEvent, number>();
@@ -137,9 +144,10 @@ function toolTokensOf(tools: ToolsEvent): number {
   return n;
 }
 
-function callKind(c: CallView): CallKind {
-  if (c.faults.length || c.actions.some((a) => !a.ok)) return 'error';
+function callKind(c: CallView, inFlight: boolean): CallKind {
+  if (c.faults.length || c.actions.some((a) => !a.ok && !finishedTask(a))) return 'error';
   if (!c.reply) return 'pending';
+  if (inFlight && c.actions.length === 0 && c.reply.reply.toolCalls?.length) return 'pending';
   if (c.reply.reply.toolCalls?.some((t) => t.name === 'finish')) return 'finish';
   if (c.actions.some((a) => a.images.length > 0)) return 'image';
   if (c.actions.some((a) => a.kind === 'cell')) return 'cell';
@@ -154,4 +162,9 @@ function toTokenMessage(m: Message) {
   if (m.role === 'tool') return { role: m.role, content: m.content, toolCallId: m.toolCallId };
   if (m.role === 'assistant') return { role: m.role, content: m.content, toolCalls: m.toolCalls };
   return { role: m.role, content: m.content as string };
+}
+
+/** A cell that ended because the task was solved (the episode then ends): a success, not an error. */
+export function finishedTask(a: ActionEvent): boolean {
+  return a.cell?.stop?.reason === 'episode-finished' || a.ledger.some((l) => l.outcome === 'finished');
 }

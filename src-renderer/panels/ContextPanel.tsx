@@ -23,17 +23,17 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
       input: t.input + (c.reply?.usage?.inputTokens ?? 0),
       cached: t.cached + (c.reply?.usage?.cachedInputTokens ?? 0),
       output: t.output + (c.reply?.usage?.outputTokens ?? 0),
-      // Unknown (no price for this model) stays unknown rather than adding up to $0.
-      cost: c.reply?.costUsd === null || c.reply?.costUsd === undefined ? t.cost : (t.cost ?? 0) + c.reply.costUsd,
     }),
-    { input: 0, cached: 0, output: 0, cost: null as number | null },
+    { input: 0, cached: 0, output: 0 },
   );
+  // One rule everywhere (episode/view.ts): a call without a price makes the running cost unknown.
+  const costSoFar = call.cumulativeCostUsd;
   const newTokens = call.context.filter((e) => e.isNew).reduce((n, e) => n + e.tokens, 0);
   return (
     <div className="context-panel" data-testid="context-panel">
       <div className="call-summary">
         <div className="call-title">
-          Call {call.call} of {view.calls.length} <span className={`kind kind-${call.kind}`}>{call.kind}</span>
+          Call {call.call} of {view.calls.length} <span className={`kind kind-${call.kind}`}>{call.kind === 'pending' ? 'in progress' : call.kind}</span>
           {call.retries > 0 && <span className="badge warn">{call.retries} retr{call.retries === 1 ? 'y' : 'ies'}</span>}
         </div>
         <table className="usage">
@@ -43,7 +43,7 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
           <tbody>
             <tr data-testid="usage-api"><td>API usage</td><td>{fmtTokens(usage?.inputTokens)}</td><td>{fmtTokens(usage?.cachedInputTokens)}</td><td>{fmtTokens(usage?.outputTokens)}</td><td>{fmtUsd(call.reply?.costUsd)}</td></tr>
             <tr><td>estimate</td><td>{fmtTokens(call.request.estimate.total)}</td><td /><td>{call.reply ? fmtTokens(call.replyTokens) : '—'}</td><td /></tr>
-            <tr className="totals"><td>episode so far</td><td>{fmtTokens(totals.input)}</td><td>{fmtTokens(totals.cached)}</td><td>{fmtTokens(totals.output)}</td><td>{fmtUsd(totals.cost)}</td></tr>
+            <tr className="totals"><td>episode so far</td><td>{fmtTokens(totals.input)}</td><td>{fmtTokens(totals.cached)}</td><td>{fmtTokens(totals.output)}</td><td>{fmtUsd(costSoFar)}</td></tr>
           </tbody>
         </table>
         <div className="muted small">

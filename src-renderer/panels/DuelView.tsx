@@ -1,15 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ActionEvent } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
-import { VerdictBadge } from './VerdictBadge';
 import { fmtTokens, fmtUsd } from '../app/format';
+import { CallChartView } from '../charts/CallChartView';
+import { finishedTask } from '../episode/view';
+import { useUi } from '../store/ui';
+import { OutcomeBadge } from './OutcomeBadge';
 import { buildEpisodeView, type EpisodeView } from '../episode/view';
 import { notify } from '../store/run';
 import { actionsThrough } from './moments';
 import { ScenePanel } from './ScenePanel';
 
 /** Two episodes of one instance side by side, stepped together, with their cumulative input tokens. */
-export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: string; rightId: string; onClose(): void; initialStep?: number }) {
+export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { leftId: string; rightId: string; onClose(): void; initialStep?: number; intro?: boolean }) {
+  const introClosed = useUi((s) => s.introClosed);
   const client = useClient();
   const [views, setViews] = useState<[EpisodeView, EpisodeView] | null>(null);
   const [step, setStep] = useState(initialStep ?? 0);
@@ -26,16 +30,36 @@ export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: st
   const maxStep = views ? Math.max(views[0].calls.length, views[1].calls.length) - 1 : 0;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el && ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) return;
       if (e.key === 'ArrowRight') setStep((s) => Math.min(maxStep, s + 1));
       else if (e.key === 'ArrowLeft') setStep((s) => Math.max(0, s - 1));
+      else if (e.key === 'Home') setStep(0);
+      else if (e.key === 'End') setStep(maxStep);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [maxStep]);
   if (!views) return <div className="duel" data-testid="duel">Loading…</div>;
   const sameInstance = JSON.stringify(views[0].meta.instance) === JSON.stringify(views[1].meta.instance);
+  const names = sideNames(views);
+  const inst = views[0].meta.instance;
   return (
     <div className="duel" data-testid="duel">
+      {intro && !introClosed && (
+        <div className="intro" data-testid="intro">
+          <div>
+            <b>Welcome to Robocell Studio.</b> This is a bundled example: the same task (<code>{inst.taskId}</code>, seed {inst.seed}) done twice by the
+            offline planner (no model endpoint, no cost) through the two interfaces the studio compares. On the left the <b>code arm</b> writes
+            cells against a <code>robo</code> object; on the right the <b>tool-calling arm</b> makes one primitive call per model call and gets
+            camera images after every motion. Step both with ◀ ▶ (or ←/→) and watch the input tokens pile up in the chart below.
+          </div>
+          <div className="intro-next">
+            Next: close the duel, pick a task and seed in <b>New run</b> and press Run, or set a real model endpoint in <b>Settings</b>.
+            <button onClick={() => useUi.getState().set({ introClosed: true })} data-testid="intro-close">Got it</button>
+          </div>
+        </div>
+      )}
       <header className="duel-header">
         <b>Duel</b>
         {!sameInstance && <span className="badge warn">different instances</span>}
@@ -54,7 +78,7 @@ export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: st
             <section key={v.meta.id} className="duel-side" data-testid="duel-side">
               <div className="duel-title">
                 <b>{v.meta.arm === 'code' ? 'code arm' : 'tool-calling arm'}</b> · {v.meta.model.label}
-                {v.verdict && <VerdictBadge verdict={v.verdict} />}
+                <OutcomeBadge verdict={v.verdict} live={false} />
               </div>
               <ScenePanel episodeId={v.meta.id} atAction={actionsThrough(v, k)} targets={[]} compact />
               <ActionSummary actions={c?.actions ?? []} />
@@ -66,7 +90,7 @@ export function DuelView({ leftId, rightId, onClose, initialStep }: { leftId: st
           );
         })}
       </div>
-      <CumulativeChart views={views} step={step} />
+      <CumulativeChart views={views} names={names} step={step} onSelect={setStep} />
     </div>
   );
 }
@@ -78,9 +102,9 @@ function ActionSummary({ actions }: { actions: ActionEvent[] }) {
   return (
     <div className="duel-actions" data-testid="duel-actions">
       {actions.map((a) => (
-        <div key={a.index} className={a.ok ? '' : 'bad'}>
+        <div key={a.index} className={a.ok || finishedTask(a) ? '' : 'bad'}>
           <b>{a.kind === 'cell' ? `cell ${a.index}` : a.name}</b>{' '}
-          <span className="muted">{a.ok ? 'ok' : 'error'} · {a.simSteps} steps</span>
+          <span className="muted">{finishedTask(a) ? 'task solved' : a.ok ? 'ok' : 'error'} · {a.simSteps} steps</span>
           <pre>{(a.cell ? [a.cell.stdout, a.cell.error ? `${a.cell.error.type}: ${a.cell.error.message}` : '', a.cell.stop?.message ?? ''].filter(Boolean).join('\n') : a.resultText).slice(0, 600)}</pre>
         </div>
       ))}
@@ -88,28 +112,27 @@ function ActionSummary({ actions }: { actions: ActionEvent[] }) {
   );
 }
 
-function CumulativeChart({ views, step }: { views: EpisodeView[]; step: number }) {
-  const { maxCalls, maxTokens } = useMemo(() => ({
-    maxCalls: Math.max(...views.map((v) => v.calls.length), 1),
-    maxTokens: Math.max(...views.map((v) => v.calls.at(-1)?.cumulativeInputTokens ?? 0), 1),
-  }), [views]);
-  const W = 600;
-  const H = 120;
-  const x = (i: number) => (maxCalls <= 1 ? 0 : (i / (maxCalls - 1)) * (W - 10)) + 5;
-  const y = (t: number) => H - 5 - (t / maxTokens) * (H - 20);
+/**
+ * How each side is named in the chart's legend: by arm, and where both use the same arm, by what
+ * else differs (name, model, fork) so the legend never reads "tools · tools".
+ */
+function sideNames(views: EpisodeView[]): string[] {
+  const arm = (v: EpisodeView) => (v.meta.arm === 'code' ? 'code arm' : 'tool-calling arm');
+  if (views[0].meta.arm !== views[1].meta.arm) return views.map(arm);
+  if (views[0].meta.model.label !== views[1].meta.model.label) return views.map((v) => `${arm(v)} · ${v.meta.model.label}`);
+  return views.map((v, i) => `${arm(v)} · ${i === 0 ? 'left' : 'right'} (${v.meta.id.slice(-6)})`);
+}
+
+function CumulativeChart({ views, names, step, onSelect }: { views: EpisodeView[]; names: string[]; step: number; onSelect(i: number): void }) {
+  const series = useMemo(() => views.map((v, vi) => ({ label: names[vi], color: COLORS[vi], values: v.calls.map((c) => c.cumulativeInputTokens) })), [views, names]);
   return (
     <figure className="duel-chart" data-testid="duel-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none">
-        <line x1={x(step)} x2={x(step)} y1={0} y2={H} className="cursor" />
-        {views.map((v, vi) => (
-          <polyline key={v.meta.id} fill="none" stroke={COLORS[vi]} strokeWidth={2} points={v.calls.map((c, i) => `${x(i)},${y(c.cumulativeInputTokens)}`).join(' ')} />
-        ))}
-      </svg>
-      <figcaption>
+      <CallChartView kind="lines" heightPx={150} yLabel="input tokens so far" series={series} selected={step} onSelect={onSelect} testId="duel-plot" />
+      <figcaption data-testid="duel-caption">
         Cumulative input tokens per call:{' '}
         {views.map((v, vi) => (
           <span key={v.meta.id} style={{ color: COLORS[vi] }}>
-            {v.meta.arm} {fmtTokens(v.calls.at(-1)?.cumulativeInputTokens ?? 0)} in {v.calls.length} calls{vi === 0 ? ' · ' : ''}
+            {names[vi]} {fmtTokens(v.calls.at(-1)?.cumulativeInputTokens ?? 0)} in {v.calls.length} call{v.calls.length === 1 ? '' : 's'}{vi === 0 ? ' · ' : ''}
           </span>
         ))}
       </figcaption>

@@ -1,12 +1,15 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { OUTCOME_LABELS, Outcome } from '../../src-shared/episode';
 import type { EpisodeSummary } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { fmtTokens, fmtUsd } from '../app/format';
 import { openEpisode, refreshLibrary } from '../app/useEngineSync';
 import { notify, useRun } from '../store/run';
 import { useStudio } from '../store/studio';
+import { displayName, exportFileName, fmtDate, friendlyImportError, instanceLine } from './libraryFormat';
+import { OutcomeLabel } from './OutcomeBadge';
 
-type SortKey = 'createdAt' | 'task' | 'arm' | 'llmCalls' | 'inputTokens' | 'costUsd' | 'success';
+type SortKey = 'createdAt' | 'task' | 'arm' | 'llmCalls' | 'inputTokens' | 'costUsd' | 'outcome';
 
 const sorters: Record<SortKey, (a: EpisodeSummary, b: EpisodeSummary) => number> = {
   createdAt: (a, b) => b.createdAt.localeCompare(a.createdAt),
@@ -14,8 +17,9 @@ const sorters: Record<SortKey, (a: EpisodeSummary, b: EpisodeSummary) => number>
   arm: (a, b) => a.arm.localeCompare(b.arm),
   llmCalls: (a, b) => a.llmCalls - b.llmCalls,
   inputTokens: (a, b) => a.inputTokens - b.inputTokens,
-  costUsd: (a, b) => (a.costUsd ?? 0) - (b.costUsd ?? 0),
-  success: (a, b) => Number(b.success) - Number(a.success),
+  // Unknown costs sort last, not as $0.
+  costUsd: (a, b) => (a.costUsd ?? Infinity) - (b.costUsd ?? Infinity),
+  outcome: (a, b) => Outcome.options.indexOf(a.outcome) - Outcome.options.indexOf(b.outcome),
 };
 
 /** Saved episodes: filter, sort, open, rename, delete, export, import; pick two for a duel. */
@@ -24,15 +28,18 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
   const library = useRun((s) => s.library);
   const openId = useStudio((s) => s.episode?.meta.id);
   const [filter, setFilter] = useState('');
+  const [outcome, setOutcome] = useState<Outcome | ''>('');
   const [sort, setSort] = useState<SortKey>('createdAt');
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [duelPick, setDuelPick] = useState<string[]>([]);
+  const fileInput = useRef<HTMLInputElement>(null);
   const rows = useMemo(() => {
     const f = filter.trim().toLowerCase();
-    const match = (e: EpisodeSummary) => !f || [e.name ?? '', e.id, e.instance.taskId, e.arm, e.modelLabel, e.success ? 'success' : 'failure'].some((s) => s.toLowerCase().includes(f));
-    return library.filter(match).sort(sorters[sort]);
-  }, [library, filter, sort]);
+    // The text filter matches the outcome's words too ("model error", "budget spent").
+    const match = (e: EpisodeSummary) => !f || [e.name ?? '', e.id, instanceLine(e), e.arm, e.modelLabel, OUTCOME_LABELS[e.outcome], fmtDate(e.createdAt)].some((s) => s.toLowerCase().includes(f));
+    return library.filter((e) => (!outcome || e.outcome === outcome) && match(e)).sort(sorters[sort]);
+  }, [library, filter, outcome, sort]);
 
   const act = async (what: string, fn: () => Promise<unknown>) => {
     try {
@@ -42,19 +49,35 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
       notify('error', `${what} failed: ${(err as Error).message}`);
     }
   };
-  const exportEpisode = (id: string) => act('export', async () => {
-    const { fileName, json } = await client.request('episode/export', { episodeId: id });
+  const exportEpisode = (e: EpisodeSummary) => act('export', async () => {
+    const { json } = await client.request('episode/export', { episodeId: e.id });
     const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
-    a.download = fileName;
+    a.download = exportFileName(e);
     a.click();
     URL.revokeObjectURL(url);
   });
-  const importFile = (file: File) => act('import', async () => {
-    const { episodeId } = await client.request('episode/import', { json: await file.text() });
-    notify('info', `imported ${episodeId}`);
-  });
+  const importFile = async (file: File) => {
+    try {
+      const r = await client.request('episode/import', { json: await file.text() });
+      await refreshLibrary(client);
+      const row = useRun.getState().library.find((x) => x.id === r.episodeId);
+      const what = row ? displayName(row) : r.episodeId;
+      notify('info', r.duplicate ? `${file.name} is already in the library as "${what}": nothing was added` : `imported ${file.name} as "${what}"`);
+      await openEpisode(client, r.episodeId);
+    } catch (err) {
+      notify('error', friendlyImportError(file.name, (err as Error).message));
+    } finally {
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+  const rename = (e: EpisodeSummary, value: string) => {
+    const name = value.trim();
+    // Clearing the name, or keeping the shown one, changes nothing.
+    if (!name || name === displayName(e)) return setRenaming(null);
+    void act('rename', () => client.request('episode/rename', { episodeId: e.id, name })).then(() => setRenaming(null));
+  };
   const toggleDuel = (id: string) => {
     const next = duelPick.includes(id) ? duelPick.filter((x) => x !== id) : [...duelPick, id].slice(-2);
     setDuelPick(next);
@@ -63,41 +86,52 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
   return (
     <div className="library" data-testid="library">
       <div className="library-tools">
-        <input placeholder="Filter: task, arm, model, success…" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="library-filter" />
-        <select value={sort} onChange={(e) => setSort(e.target.value as SortKey)} aria-label="sort by">
-          <option value="createdAt">newest</option>
-          <option value="task">task</option>
+        <input placeholder="Filter: task, seed, arm, model, name…" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="library-filter" aria-label="filter" />
+        <button onClick={() => fileInput.current?.click()} data-testid="library-import-button" title="Import an exported episode (.robocell.json)">Import…</button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} data-testid="library-import" />
+      </div>
+      <div className="library-tools">
+        <select value={outcome} onChange={(e) => setOutcome(e.target.value as Outcome | '')} aria-label="outcome" data-testid="library-outcome">
+          <option value="">any outcome</option>
+          {Outcome.options.map((o) => <option key={o} value={o}>{OUTCOME_LABELS[o]}</option>)}
+        </select>
+        <select value={sort} onChange={(e) => setSort(e.target.value as SortKey)} aria-label="sort by" data-testid="library-sort">
+          <option value="createdAt">newest first</option>
+          <option value="task">task, seed</option>
           <option value="arm">arm</option>
           <option value="llmCalls">calls</option>
           <option value="inputTokens">input tokens</option>
           <option value="costUsd">cost</option>
-          <option value="success">verdict</option>
+          <option value="outcome">outcome</option>
         </select>
-        <label className="button-like">Import<input type="file" accept=".json,application/json" hidden onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} data-testid="library-import" /></label>
       </div>
       {duelPick.length === 2 && <button className="primary wide" onClick={() => onDuel(duelPick[0], duelPick[1])} data-testid="duel-open">Duel the two selected</button>}
       <ul className="episode-list">
         {rows.map((e) => (
-          <li key={e.id} className={`episode-row ${e.id === openId ? 'open' : ''}`} data-testid="episode-row" data-episode-id={e.id}>
-            <div className="episode-main" onClick={() => void openEpisode(client, e.id)}>
-              <span className={`badge ${e.success === null ? '' : e.success ? 'ok' : 'bad'}`}>{e.live ? 'live' : e.success === null ? '—' : e.success ? 'success' : 'failure'}</span>
+          <li key={e.id} className={`episode-row ${e.id === openId ? 'open' : ''}`} data-testid="episode-row" data-episode-id={e.id} data-outcome={e.outcome}>
+            <div className="episode-main" onClick={() => void openEpisode(client, e.id)} title={e.id}>
+              <div className="episode-head">
+                <OutcomeLabel outcome={e.outcome} testId="row-outcome" />
+                <time className="muted small" dateTime={e.createdAt} data-testid="row-date">{fmtDate(e.createdAt)}</time>
+              </div>
               {renaming === e.id ? (
-                <input autoFocus defaultValue={e.name ?? e.id} onClick={(ev) => ev.stopPropagation()} data-testid="rename-input"
+                <input autoFocus defaultValue={displayName(e)} onFocus={(ev) => ev.target.select()} onClick={(ev) => ev.stopPropagation()} data-testid="rename-input" aria-label="new name"
+                  onBlur={(ev) => rename(e, ev.target.value)}
                   onKeyDown={(ev) => {
-                    if (ev.key === 'Enter') void act('rename', () => client.request('episode/rename', { episodeId: e.id, name: (ev.target as HTMLInputElement).value })).then(() => setRenaming(null));
+                    if (ev.key === 'Enter') rename(e, (ev.target as HTMLInputElement).value);
                     if (ev.key === 'Escape') setRenaming(null);
                   }} />
               ) : (
-                <span className="episode-name">{e.name ?? `${e.instance.taskId} · ${e.instance.variant} · seed ${e.instance.seed}`}</span>
+                <span className="episode-name" data-testid="row-name">{displayName(e)}</span>
               )}
-              <span className="muted small">
-                {e.arm} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} calls · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
+              <span className="muted small" data-testid="row-detail">
+                {e.name ? `${instanceLine(e)} · ` : ''}{e.arm} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} calls · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
               </span>
             </div>
             <div className="episode-actions">
               <label title="pick for the duel view"><input type="checkbox" checked={duelPick.includes(e.id)} onChange={() => toggleDuel(e.id)} data-testid="duel-pick" /> duel</label>
-              <button onClick={() => setRenaming(e.id)} disabled={e.bundled}>Rename</button>
-              <button onClick={() => void exportEpisode(e.id)}>Export</button>
+              <button onClick={() => setRenaming(e.id)} disabled={e.bundled} data-testid="rename" title={e.bundled ? 'examples are read-only' : 'rename'}>Rename</button>
+              <button onClick={() => void exportEpisode(e)} data-testid="export">Export</button>
               {confirmDelete === e.id ? (
                 <>
                   <button className="danger" onClick={() => void act('delete', () => client.request('episode/delete', { episodeId: e.id })).then(() => setConfirmDelete(null))} data-testid="delete-confirm">Delete for good</button>
@@ -109,7 +143,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
             </div>
           </li>
         ))}
-        {rows.length === 0 && <li className="muted">No episodes{filter ? ' match the filter' : ' yet'}.</li>}
+        {rows.length === 0 && <li className="muted" data-testid="library-empty">No episodes{filter || outcome ? ' match the filter' : ' yet'}.</li>}
       </ul>
     </div>
   );

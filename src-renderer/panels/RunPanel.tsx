@@ -1,10 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { AgentSettings, Arm } from '../../src-shared/episode';
 import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
+import { controlRun } from '../app/runControl';
 import { openEpisode } from '../app/useEngineSync';
 import { useConnection } from '../store/connection';
-import { notify, useRun } from '../store/run';
+import { clearNotices, notify, useRun } from '../store/run';
+import { useRunForm } from '../store/runForm';
+import { useStudio } from '../store/studio';
+import { BudgetMeters } from './BudgetMeters';
 
 const SPEEDS: Array<{ label: string; value: SimSpeed }> = [
   { label: '×0.25', value: 0.25 },
@@ -16,28 +20,30 @@ const SPEEDS: Array<{ label: string; value: SimSpeed }> = [
   { label: 'max', value: null },
 ];
 
-/** Choose an instance, an arm, a model and budgets; run, pause, step one call, stop. */
+/**
+ * Choose an instance, an arm, a model and budgets; run, pause, step one call, stop. The form lives
+ * in a persisted store: it keeps its task and seed across tabs and reloads.
+ */
 export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const client = useClient();
   const { tasks, defaults, activeEpisodeId, state } = useRun();
   const connected = useConnection((s) => s.state === 'open');
-  const [taskId, setTaskId] = useState('');
-  const [variant, setVariant] = useState('');
-  const [seed, setSeed] = useState(0);
-  const [arm, setArm] = useState<Arm>('code');
-  const [model, setModel] = useState<ModelChoice>('scripted');
-  const [settings, setSettings] = useState<AgentSettings | null>(null);
-  const [speed, setSpeed] = useState<SimSpeed>(2);
+  const form = useRunForm();
+  const { taskId, variant, seed, arm, model, settings, speed } = form;
+  const live = useStudio((s) => (s.episode && s.episode.meta.id === activeEpisodeId ? s.episode.view : null));
   const task = tasks.find((t) => t.id === taskId) ?? tasks[0];
 
   useEffect(() => {
-    if (!taskId && tasks.length) setTaskId(tasks[0].id);
-  }, [tasks, taskId]);
+    // A saved task that no longer exists falls back to the first one, visibly.
+    if (tasks.length && !tasks.some((t) => t.id === taskId)) form.set({ taskId: tasks[0].id });
+  }, [tasks, taskId, form]);
   useEffect(() => {
-    if (task && !task.variants.includes(variant)) setVariant(task.variants[0]);
+    if (task && !task.variants.includes(variant)) useRunForm.setState({ variant: task.variants[0] });
   }, [task, variant]);
   useEffect(() => {
-    if (defaults && !settings) setSettings(defaults);
+    if (defaults && !settings) useRunForm.setState({ settings: defaults });
+    // Settings saved by an older studio may lack newer fields (the cell language): fill them in.
+    else if (defaults && settings && Object.keys(defaults).some((k) => !(k in settings))) useRunForm.setState({ settings: { ...defaults, ...settings } });
   }, [defaults, settings]);
 
   const running = activeEpisodeId !== null;
@@ -45,66 +51,60 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
     if (!task || !settings) return;
     try {
       const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, arm, model, settings, speed, startPaused: false });
-      useRun.setState({ activeEpisodeId: episodeId, state: 'running', error: null, notice: null });
+      useRun.setState({ activeEpisodeId: episodeId, state: 'running', error: null });
+      clearNotices();
       await openEpisode(client, episodeId);
     } catch (err) {
       notify('error', `could not start: ${(err as Error).message}`);
     }
   };
-  const control = async (action: 'pause' | 'resume' | 'step' | 'stop') => {
-    if (!activeEpisodeId) return;
-    try {
-      const r = await client.request('run/control', { episodeId: activeEpisodeId, action });
-      useRun.setState({ state: r.state });
-    } catch (err) {
-      notify('error', `${action} failed: ${(err as Error).message}`);
-    }
-  };
   const changeSpeed = async (value: SimSpeed) => {
-    setSpeed(value);
+    form.set({ speed: value });
     if (activeEpisodeId) await client.request('run/speed', { episodeId: activeEpisodeId, speed: value }).catch((err: Error) => notify('error', err.message));
   };
   const budgets = settings?.budgets;
+  const setSettings = (next: AgentSettings) => form.set({ settings: next });
   const setBudget = (k: keyof AgentSettings['budgets'], v: number) => settings && setSettings({ ...settings, budgets: { ...settings.budgets, [k]: Math.max(1, Math.round(v)) } });
 
   return (
     <div className="run-panel" data-testid="run-panel">
+      {form.fromEpisode && <p className="muted small" data-testid="run-from-episode">Settings taken from {form.fromEpisode}.</p>}
       <label>Task
-        <select value={task?.id ?? ''} onChange={(e) => setTaskId(e.target.value)} data-testid="run-task">
+        <select value={task?.id ?? ''} onChange={(e) => form.set({ taskId: e.target.value })} data-testid="run-task">
           {tasks.map((t) => <option key={t.id} value={t.id}>{t.family} · {t.title}</option>)}
         </select>
       </label>
       {task && <p className="instruction">{task.instruction}</p>}
       <div className="row">
         <label>Variant
-          <select value={variant} onChange={(e) => setVariant(e.target.value)}>
+          <select value={variant} onChange={(e) => form.set({ variant: e.target.value })} data-testid="run-variant">
             {task?.variants.map((v) => <option key={v}>{v}</option>)}
           </select>
         </label>
-        <label>Seed <input type="number" min={0} value={seed} onChange={(e) => setSeed(Math.max(0, Number(e.target.value) | 0))} data-testid="run-seed" /></label>
+        <label>Seed <input type="number" min={0} value={seed} onChange={(e) => form.set({ seed: Math.max(0, Number(e.target.value) | 0) })} data-testid="run-seed" /></label>
       </div>
       <div className="row">
         <label>Arm
-          <select value={arm} onChange={(e) => setArm(e.target.value as Arm)} data-testid="run-arm">
+          <select value={arm} onChange={(e) => form.set({ arm: e.target.value as Arm })} data-testid="run-arm">
             <option value="code">code (cells)</option>
             <option value="tools">tool-calling</option>
           </select>
         </label>
-        <label>Model
-          <select value={model} onChange={(e) => setModel(e.target.value as ModelChoice)} data-testid="run-model">
-            <option value="scripted">scripted planner (offline)</option>
-            <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ?? 'endpoint (set in Settings)'}</option>
-          </select>
-        </label>
       </div>
+      <label>Model
+        <select value={model} onChange={(e) => form.set({ model: e.target.value as ModelChoice })} data-testid="run-model" title={model === 'endpoint' ? endpointLabel ?? '' : 'the offline planner'}>
+          <option value="scripted">offline planner (no model endpoint)</option>
+          <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ?? 'endpoint (set in Settings)'}</option>
+        </select>
+      </label>
       {settings && budgets && (
         <details>
           <summary>Budgets and observations</summary>
           <div className="row">
             <label>Max calls <input type="number" value={budgets.maxModelCalls} onChange={(e) => setBudget('maxModelCalls', Number(e.target.value))} data-testid="run-max-calls" /></label>
-            <label>Wall s <input type="number" value={budgets.maxWallMs / 1000} onChange={(e) => setBudget('maxWallMs', Number(e.target.value) * 1000)} /></label>
+            <label>Wall s <input type="number" value={budgets.maxWallMs / 1000} onChange={(e) => setBudget('maxWallMs', Number(e.target.value) * 1000)} data-testid="run-max-wall" /></label>
           </div>
-          <label>Sim steps <input type="number" value={budgets.maxSimSteps} onChange={(e) => setBudget('maxSimSteps', Number(e.target.value))} /></label>
+          <label>Sim steps <input type="number" value={budgets.maxSimSteps} onChange={(e) => setBudget('maxSimSteps', Number(e.target.value))} data-testid="run-max-steps" /></label>
           {arm === 'code' && (
             <div className="row">
               <label>Images
@@ -132,14 +132,15 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
       <div className="run-buttons">
         <button className="primary" onClick={() => void start()} disabled={!connected || running || !task} data-testid="run-start">Run</button>
         {state === 'paused' ? (
-          <button onClick={() => void control('resume')} disabled={!running} data-testid="run-resume">Resume</button>
+          <button onClick={() => void controlRun(client, 'resume')} disabled={!running} data-testid="run-resume" title="Resume (Space)">Resume</button>
         ) : (
-          <button onClick={() => void control('pause')} disabled={!running} data-testid="run-pause">Pause</button>
+          <button onClick={() => void controlRun(client, 'pause')} disabled={!running} data-testid="run-pause" title="Pause (Space)">Pause</button>
         )}
-        <button onClick={() => void control('step')} disabled={!running || state !== 'paused'} title="Run one model call, then pause" data-testid="run-step">Step</button>
-        <button onClick={() => void control('stop')} disabled={!running} data-testid="run-stop">Stop</button>
+        <button onClick={() => void controlRun(client, 'step')} disabled={!running || state !== 'paused'} title="Run one model call, then pause" data-testid="run-step">Step</button>
+        <button onClick={() => void controlRun(client, 'stop')} disabled={!running} data-testid="run-stop">Stop</button>
       </div>
-      {running && <div className="muted small" data-testid="run-state">{state} · {activeEpisodeId}</div>}
+      {running && <div className="muted small" data-testid="run-state" data-state={state}>{state} · {activeEpisodeId}</div>}
+      {running && live && <BudgetMeters view={live} paused={state === 'paused'} />}
     </div>
   );
 }

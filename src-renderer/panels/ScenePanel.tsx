@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { SceneView } from '../scene/SceneView';
@@ -10,10 +11,14 @@ export interface ScenePanelProps {
   /** Motion targets of the selected call, in world metres. */
   targets: Array<[number, number, number]>;
   compact?: boolean;
+  /** With no episode: the instance to preview (the Run form's). */
+  preview?: InstanceRef | null;
+  /** A frame shown instead of the recorded moment (where a scratch cell left the robot). */
+  override?: SceneFrame | null;
 }
 
 /** Mounts a SceneView; loads the episode's scene, follows the live pose stream or seeks to a moment. */
-export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanelProps) {
+export function ScenePanel({ episodeId, atAction, targets, compact, preview, override }: ScenePanelProps) {
   const client = useClient();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<SceneView | null>(null);
@@ -55,6 +60,27 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
     };
   }, [client, episodeId]);
 
+  const previewKey = !episodeId && preview ? `preview:${preview.taskId}/${preview.variant}/${preview.seed}` : null;
+  useEffect(() => {
+    if (!previewKey || !preview) return;
+    let cancelled = false;
+    setError(null);
+    client.request('scene/preview', { instance: preview }, { timeoutMs: 60_000 }).then(
+      async (s) => {
+        if (cancelled || !view.current) return;
+        await view.current.load(s.description, s.labels);
+        applyFrame(view.current, s.frame);
+        setCameras(view.current.cameraNames);
+        setLoadedId(previewKey);
+      },
+      (err: Error) => !cancelled && setError(`preview unavailable: ${err.message}`),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // The key names the instance; `preview` itself is a fresh object each render.
+  }, [client, previewKey]);
+
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;
     // Live: the binary stream, straight into the view (never through React state).
@@ -68,6 +94,10 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
 
   useEffect(() => {
     if (atAction === null || !episodeId || loadedId !== episodeId) return;
+    if (override) {
+      if (view.current) applyFrame(view.current, override);
+      return;
+    }
     let cancelled = false;
     client.request('scene/seek', { episodeId, action: atAction }).then(
       (f) => !cancelled && view.current && applyFrame(view.current, f),
@@ -76,7 +106,7 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
     return () => {
       cancelled = true;
     };
-  }, [client, episodeId, atAction, loadedId]);
+  }, [client, episodeId, atAction, loadedId, override]);
 
   useEffect(() => view.current?.setTargets(targets), [targets]);
   useEffect(() => {
@@ -91,7 +121,7 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
 
   const flip = (k: keyof typeof toggles) => setToggles({ ...toggles, [k]: !toggles[k] });
   return (
-    <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-loaded={loadedId ?? ''}>
+    <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-loaded={loadedId ?? ''} data-override={override ? 'scratch' : ''}>
       <div className="scene-host" ref={host} />
       <div className="scene-toolbar">
         <select value={preset} onChange={(e) => setPreset(e.target.value)} aria-label="camera" data-testid="scene-camera">
@@ -102,7 +132,11 @@ export function ScenePanel({ episodeId, atAction, targets, compact }: ScenePanel
           <label key={k}><input type="checkbox" checked={toggles[k]} onChange={() => flip(k)} />{k}</label>
         ))}
       </div>
-      {!episodeId && <div className="scene-empty">Run an episode or open one from the library.</div>}
+      {!episodeId && !preview && <div className="scene-empty">Run an episode or open one from the library.</div>}
+      {!episodeId && preview && loadedId === previewKey && (
+        <div className="scene-caption" data-testid="scene-preview">{preview.taskId} · {preview.variant} · seed {preview.seed}: the initial scene of the next run</div>
+      )}
+      {override && <div className="scene-caption" data-testid="scene-scratch">showing where the scratch cell left the robot (not part of the recording)</div>}
       {error && <div className="scene-error bad">{error}</div>}
     </div>
   );

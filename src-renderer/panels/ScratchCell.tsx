@@ -3,14 +3,18 @@ import type { ResultOf } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { EmptyState } from '../app/Pane';
 import { CellView } from '../cells/CellView';
+import { useScratchFrame } from '../store/scratchFrame';
 
 const EXAMPLE = `// Ad-hoc code against the robot (Ctrl+Enter runs it)
 const s = robo.state();
 console.log(JSON.stringify(s));
 robo.show('front');`;
 
-/** An editable cell that runs against the live robot (a paused run) or a scratch world of the open episode. */
-export function ScratchCell({ episodeId }: { episodeId: string | null }) {
+/**
+ * An editable cell that runs against the live robot (a paused run) or a scratch world of the open
+ * episode put at the selected moment; the 3D view then shows the robot as the cell left it.
+ */
+export function ScratchCell({ episodeId, atAction, live }: { episodeId: string | null; atAction: number | null; live: boolean }) {
   const client = useClient();
   const [code, setCode] = useState(EXAMPLE);
   const [busy, setBusy] = useState(false);
@@ -22,7 +26,9 @@ export function ScratchCell({ episodeId }: { episodeId: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      setResult(await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000 }, { timeoutMs: wallSec * 1000 + 60_000 }));
+      const r = await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000, ...(!live && atAction !== null ? { atAction } : {}) }, { timeoutMs: wallSec * 1000 + 60_000 });
+      setResult(r);
+      if (r.target === 'scratch-world' && r.frame) useScratchFrame.setState({ episodeId, atAction, frame: r.frame });
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -38,7 +44,11 @@ export function ScratchCell({ episodeId }: { episodeId: string | null }) {
         <label className="muted small">budget <select value={wallSec} onChange={(e) => setWallSec(Number(e.target.value))} data-testid="scratch-budget">
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
-        {result && <span className="muted small">ran on the {result.target === 'live-run' ? 'live run (paused)' : 'scratch world of this instance'}</span>}
+        <span className="muted small" data-testid="scratch-target">
+          {live ? 'runs on the live robot (pause the run first)' : result?.target === 'scratch-world' && result.fromAction !== null
+            ? `ran on a scratch copy of the world from ${result.fromAction === 0 ? 'the initial state' : `after action ${result.fromAction}`}; the 3D view shows where it left the robot`
+            : `runs on a scratch copy of the world ${atAction === null || atAction === 0 ? 'from the initial state' : `after action ${atAction}`} (the selected moment)`}
+        </span>
       </div>
       {error && <pre className="error">{error}</pre>}
       {d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}

@@ -1,56 +1,64 @@
 import { useEffect, useRef } from 'react';
 import type { VerdictEvent } from '../../src-shared/episode';
 import { fmtTokens } from '../app/format';
-import { VerdictBadge } from './VerdictBadge';
+import { OutcomeBadge } from './OutcomeBadge';
 import { EmptyState } from '../app/Pane';
-import type { CallView } from '../episode/view';
+import type { CallKind, CallView } from '../episode/view';
 
-/** One mark per model call, coloured by kind; click or ←/→ to move between calls. */
-export function Timeline({ calls, selected, onSelect, verdict }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null }) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      // Arrow keys belong to the editor or a form field when one has focus.
-      if (target && (target.closest('.monaco-editor') || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName))) return;
-      if (e.key === 'ArrowRight') onSelect(selected + 1);
-      else if (e.key === 'ArrowLeft') onSelect(selected - 1);
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [selected, onSelect]);
+/** What each colour means, in words a first-time user reads without the docs. */
+const LEGEND: Array<{ kind: CallKind; label: string; title: string }> = [
+  { kind: 'cell', label: 'cell', title: 'the model ran a code cell' },
+  { kind: 'tool', label: 'tool call', title: 'the model called one primitive' },
+  { kind: 'image', label: 'with images', title: 'the action returned camera images to the model' },
+  { kind: 'error', label: 'error / fault', title: 'the action failed, or the reply could not be acted on' },
+  { kind: 'finish', label: 'last call', title: 'the call that ended the episode (task solved or the model called finish)' },
+  { kind: 'pending', label: 'in progress', title: 'waiting for the model or still acting' },
+];
 
+/**
+ * One mark per model call, spread across the bar (a few calls do not crowd its left end); click, or
+ * ←/→ and Home/End (app/shortcuts.ts), to move between calls. Long episodes scroll.
+ */
+export function Timeline({ calls, selected, onSelect, verdict, live }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null; live: boolean }) {
   const marks = useRef<HTMLDivElement>(null);
   useEffect(() => {
     marks.current?.querySelector('.mark.selected')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [selected, calls.length]);
 
-  if (calls.length === 0) return <EmptyState>One mark per model call.</EmptyState>;
+  if (calls.length === 0) return <EmptyState>One mark per model call appears here as the episode runs.</EmptyState>;
+  const shown = new Set(calls.map((c) => c.kind));
   return (
     <div className="timeline" data-testid="timeline">
-      <button onClick={() => onSelect(selected - 1)} disabled={selected <= 0} aria-label="previous call">◀</button>
-      <div className="marks" ref={marks}>
-        {calls.map((c, i) => (
-          <button
-            key={c.call}
-            className={`mark kind-${c.kind} ${i === selected ? 'selected' : ''} ${i <= selected ? 'past' : ''}`}
-            onClick={() => onSelect(i)}
-            title={`call ${c.call}: ${c.kind} · ${fmtTokens(c.cumulativeInputTokens)} input tokens so far`}
-            data-testid="timeline-mark"
-            data-kind={c.kind}
-          />
-        ))}
+      <button onClick={() => onSelect(0)} disabled={selected <= 0} aria-label="first call" title="first call (Home)">⏮</button>
+      <button onClick={() => onSelect(selected - 1)} disabled={selected <= 0} aria-label="previous call" title="previous call (←)">◀</button>
+      <div className="marks-wrap">
+        <div className="marks" ref={marks} style={{ ['--calls' as string]: calls.length }}>
+          {calls.map((c, i) => (
+            <button
+              key={c.call}
+              className={`mark kind-${c.kind} ${i === selected ? 'selected' : ''} ${i <= selected ? 'past' : ''}`}
+              onClick={() => onSelect(i)}
+              title={`call ${c.call}: ${LEGEND.find((l) => l.kind === c.kind)?.label ?? c.kind} · ${fmtTokens(c.cumulativeInputTokens)} input tokens so far`}
+              data-testid="timeline-mark"
+              data-kind={c.kind}
+              aria-label={`call ${c.call}`}
+            />
+          ))}
+        </div>
+        <div className="timeline-axis muted small"><span>call 1</span><span>call {calls.length}</span></div>
       </div>
-      <button onClick={() => onSelect(selected + 1)} disabled={selected >= calls.length - 1} aria-label="next call">▶</button>
-      <div className="timeline-info">
-        <span>call {selected + 1}/{calls.length}</span>
-        {verdict && <VerdictBadge verdict={verdict} testId="verdict" />}
-      </div>
-      <div className="legend">
-        {(['cell', 'tool', 'image', 'error', 'finish'] as const).map((k) => (
-          <span key={k}><i className={`swatch kind-${k}`} />{k}</span>
-        ))}
+      <button onClick={() => onSelect(selected + 1)} disabled={selected >= calls.length - 1} aria-label="next call" title="next call (→)">▶</button>
+      <button onClick={() => onSelect(calls.length - 1)} disabled={selected >= calls.length - 1} aria-label="last call" title="last call (End)">⏭</button>
+      <div className="timeline-side">
+        <div className="timeline-info">
+          <span data-testid="timeline-position">call {selected + 1} of {calls.length}</span>
+          <OutcomeBadge verdict={verdict} live={live} testId="verdict" />
+        </div>
+        <div className="legend" data-testid="timeline-legend">
+          {LEGEND.filter((l) => shown.has(l.kind)).map((l) => (
+            <span key={l.kind} title={l.title}><i className={`swatch kind-${l.kind}`} />{l.label}</span>
+          ))}
+        </div>
       </div>
     </div>
   );

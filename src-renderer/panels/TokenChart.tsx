@@ -1,21 +1,10 @@
+import { useMemo } from 'react';
+import { CallChartView } from '../charts/CallChartView';
 import type { CallView } from '../episode/view';
 
-/** Input tokens per call as bars (API usage where known, else the estimate); the selected call is highlighted. */
-export function TokenChart({ calls, selected, onSelect, height = 56 }: { calls: CallView[]; selected: number; onSelect(i: number): void; height?: number }) {
+/** Input tokens per call as bars with axes (API usage where known, else the estimate); click a bar to select its call. */
+export function TokenChart({ calls, selected, onSelect, height = 110 }: { calls: CallView[]; selected: number; onSelect(i: number): void; height?: number }) {
+  const series = useMemo(() => [{ label: 'input tokens', color: '#3d7bd9', values: calls.map((c) => c.reply?.usage?.inputTokens ?? c.request.estimate.total) }], [calls]);
   if (calls.length === 0) return null;
-  const values = calls.map((c) => c.reply?.usage?.inputTokens ?? c.request.estimate.total);
-  const max = Math.max(...values, 1);
-  const w = 100 / calls.length;
-  return (
-    <svg className="token-chart" viewBox={`0 0 100 ${height}`} preserveAspectRatio="none" height={height} data-testid="token-chart" role="img" aria-label="input tokens per call">
-      {values.map((v, i) => {
-        const h = (v / max) * (height - 2);
-        return (
-          <rect key={i} x={i * w + w * 0.1} width={w * 0.8} y={height - h} height={h} className={i === selected ? 'bar selected' : 'bar'} onClick={() => onSelect(i)}>
-            <title>{`call ${calls[i].call}: ${v} input tokens`}</title>
-          </rect>
-        );
-      })}
-    </svg>
-  );
+  return <CallChartView kind="bars" heightPx={height} yLabel="input tokens" series={series} selected={selected} onSelect={onSelect} testId="token-chart" />;
 }

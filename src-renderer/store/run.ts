@@ -2,6 +2,12 @@ import { create } from 'zustand';
 import type { EpisodeSummary, RunState, TaskInfo } from '../../src-shared/protocol';
 import type { AgentSettings } from '../../src-shared/episode';
 
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
 interface RunStore {
   /** The engine's active run, if any (one at a time). */
   activeEpisodeId: string | null;
@@ -11,8 +17,8 @@ interface RunStore {
   defaults: AgentSettings | null;
   cameras: string[];
   library: EpisodeSummary[];
-  /** Last error from an action the user took (shown in the status line). */
-  notice: { kind: 'error' | 'info'; text: string } | null;
+  /** What the user's actions led to, newest last; each closes with its × (info ones also by themselves). */
+  notices: Notice[];
 }
 
 export const useRun = create<RunStore>(() => ({
@@ -23,9 +29,24 @@ export const useRun = create<RunStore>(() => ({
   defaults: null,
   cameras: [],
   library: [],
-  notice: null,
+  notices: [],
 }));
 
+const INFO_MS = 8000;
+const MAX_NOTICES = 4;
+let nextId = 1;
+
+/** Shows a notice; an info notice goes away after a few seconds, an error stays until closed. */
 export function notify(kind: 'error' | 'info', text: string): void {
-  useRun.setState({ notice: { kind, text } });
+  const id = nextId++;
+  useRun.setState((s) => ({ notices: [...s.notices.filter((n) => n.text !== text), { id, kind, text }].slice(-MAX_NOTICES) }));
+  if (kind === 'info') setTimeout(() => dismissNotice(id), INFO_MS);
+}
+
+export function dismissNotice(id: number): void {
+  useRun.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+export function clearNotices(): void {
+  useRun.setState({ notices: [] });
 }

@@ -14,18 +14,9 @@ export interface ConnectionTestRequest {
 
 const TIMEOUT_MS = 15_000;
 
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
 export async function testConnection(config: ConfigStore, req: ConnectionTestRequest): Promise<{ ok: boolean; message: string; latencyMs: number }> {
-  const saved = config.get();
-  const sameOrigin = saved.baseUrl !== '' && originOf(saved.baseUrl) === originOf(req.baseUrl);
-  const apiKey = req.apiKey || (sameOrigin ? saved.apiKey : '') || 'no-key';
+  // The same rule as runs: the saved key only for the origin it was saved for.
+  const apiKey = req.apiKey || config.apiKeyFor(req.baseUrl) || 'no-key';
   const started = performance.now();
   try {
     const model = createModel({ name: req.model, baseUrl: req.baseUrl, apiKey, stream: false, maxRetries: 0, requestTimeoutMs: TIMEOUT_MS }, {});

@@ -1,0 +1,26 @@
+import { OutcomeBadge } from '../panels/OutcomeBadge';
+import { useRunForm } from '../store/runForm';
+import { notify, useRun } from '../store/run';
+import type { OpenEpisode } from '../store/studio';
+import { useUi } from '../store/ui';
+
+/** What the panels show: the open episode (not the Run form's next instance), and "run again". */
+export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
+  const { meta } = episode;
+  const name = useRun((s) => s.library.find((e) => e.id === meta.id)?.name ?? null);
+  const runAgain = () => {
+    useRunForm.getState().fillFrom(meta);
+    useUi.getState().set({ view: 'studio', leftTab: 'run' });
+    notify('info', `the Run form now holds ${meta.instance.taskId} · seed ${meta.instance.seed} · ${meta.arm} arm with this episode's budgets: press Run`);
+  };
+  return (
+    <div className="episode-title" data-testid="episode-title">
+      <span className="muted">Viewing</span>{' '}
+      {name && <b>{name} · </b>}
+      <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.arm} arm ·{' '}
+      <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
+      <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
+      <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
+    </div>
+  );
+}

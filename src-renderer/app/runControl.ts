@@ -1,0 +1,24 @@
+import { notify, useRun } from '../store/run';
+import type { EngineClient } from '../transport/client';
+
+export type RunAction = 'pause' | 'resume' | 'step' | 'stop';
+
+/** Pause, resume, single-step or stop the active run (buttons and keyboard share this). */
+export async function controlRun(client: EngineClient, action: RunAction): Promise<void> {
+  const { activeEpisodeId } = useRun.getState();
+  if (!activeEpisodeId) return;
+  try {
+    const r = await client.request('run/control', { episodeId: activeEpisodeId, action });
+    useRun.setState({ state: r.state });
+  } catch (err) {
+    notify('error', `${action} failed: ${(err as Error).message}`);
+  }
+}
+
+/** Space: pause a running run, resume a paused one. */
+export function togglePause(client: EngineClient): boolean {
+  const { activeEpisodeId, state } = useRun.getState();
+  if (!activeEpisodeId || (state !== 'running' && state !== 'paused')) return false;
+  void controlRun(client, state === 'paused' ? 'resume' : 'pause');
+  return true;
+}
