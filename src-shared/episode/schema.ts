@@ -118,7 +118,8 @@ export const ModelFaultEvent = z.object({
   ...base,
   type: z.literal('model/fault'),
   call: z.number().int().positive(),
-  kind: z.enum(['unknown-tool', 'bad-arguments', 'empty-reply', 'refusal', 'extra-tool-calls', 'request-failed']),
+  /** The last three are the adapter's containment of a broken or hostile endpoint (see agent/model.ts). */
+  kind: z.enum(['unknown-tool', 'bad-arguments', 'empty-reply', 'refusal', 'extra-tool-calls', 'request-failed', 'bad-tool-call', 'reply-too-large', 'slow-first-byte']),
   detail: z.string(),
 });
 export const LedgerEntryRecord = z.object({

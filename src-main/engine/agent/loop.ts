@@ -177,7 +177,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
       const started = performance.now();
       let reply;
       try {
-        reply = await model.complete({ messages: [...messages], tools, loadImage }, { signal, onDelta: o.onDelta, onRetry: (r) => rec({ type: 'model/retry', call, ...r }) });
+        reply = await model.complete({ messages: [...messages], tools, loadImage }, { signal, onDelta: o.onDelta, onRetry: (r) => rec({ type: 'model/retry', call, ...r }), onFault: (f) => fault(call, f.kind, f.detail) });
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
         fault(call, 'request-failed', msg);

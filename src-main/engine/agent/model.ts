@@ -25,10 +25,20 @@ export interface RetryNotice {
   waitMs: number;
 }
 
+/**
+ * Something the endpoint did wrong that the adapter contained (an out-of-range tool-call index, a
+ * reply past the size cap, a silent server); the loop records it as a model fault and goes on.
+ */
+export interface ModelFaultNotice {
+  kind: 'bad-tool-call' | 'reply-too-large' | 'slow-first-byte';
+  detail: string;
+}
+
 export interface CompleteOptions {
   signal?: AbortSignal;
   onDelta?: (delta: ModelDelta) => void;
   onRetry?: (retry: RetryNotice) => void;
+  onFault?: (fault: ModelFaultNotice) => void;
 }
 
 export interface ModelReply {

@@ -3,12 +3,15 @@
  * OpenAI-compatible endpoint works through `baseUrl` (OpenAI, Azure, vLLM, Ollama, LM Studio,
  * OpenRouter, the test server). The SDK's own retries are turned off so that every retry is
  * reported to the loop and recorded; ours honour Retry-After (and retry-after-ms) on 429 and 5xx.
+ * A malicious or broken endpoint is contained: tool-call indices and counts, the reply's size and
+ * the time to its first byte are capped; each violation is reported as a model fault (recorded by
+ * the loop) and the episode goes on with what arrived.
  */
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { TokenUsage, ToolCall } from '../../../../src-shared/episode';
 import { ModelRequestError, type CompleteOptions, type Model, type ModelContext, type ModelReply } from '../model';
 import { toWireMessages, toWireTools } from './convert';
+import { DEFAULT_REPLY_LIMITS, ReplyGuard, guardedFetch } from './replyGuard';
 
 export interface OpenAIModelOptions {
   model: string;
@@ -24,6 +27,19 @@ export interface OpenAIModelOptions {
   /** First back-off without Retry-After; doubles per retry up to 8 s. */
   initialBackoffMs?: number;
   temperature?: number;
+  /** Tool calls kept from one reply; a streamed index outside 0..maxToolCalls-1 is dropped. */
+  maxToolCalls?: number;
+  /** Response body bytes (SSE framing included) before the reply is cut off. */
+  maxReplyBytes?: number;
+  /** From the request to the first response byte; a silent server is abandoned and retried. */
+  firstByteTimeoutMs?: number;
+}
+
+export const DEFAULT_MAX_TOOL_CALLS = 16;
+
+/** The attempt was abandoned because the first byte came too late (retryable). */
+class SlowFirstByteError extends Error {
+  override name = 'SlowFirstByteError';
 }
 
 function retryAfterMs(headers: Headers | undefined): number | null {
@@ -67,58 +83,108 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
     baseURL: baseUrl ?? undefined,
     maxRetries: 0,
     timeout: opts.requestTimeoutMs ?? 120_000,
+    fetch: guardedFetch(),
   });
+  const maxToolCalls = opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+  const limits = {
+    maxReplyBytes: opts.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxReplyBytes,
+    // Without streaming the first byte comes after the whole reply is generated.
+    firstByteTimeoutMs: opts.firstByteTimeoutMs ?? (opts.stream === false ? (opts.requestTimeoutMs ?? 120_000) : DEFAULT_REPLY_LIMITS.firstByteTimeoutMs),
+  };
   const stream = opts.stream ?? true;
   const maxRetries = opts.maxRetries ?? 4;
 
   async function attempt(ctx: ModelContext, o: CompleteOptions): Promise<Omit<ModelReply, 'retries'>> {
+    const guard = new ReplyGuard(limits);
+    const signal = o.signal ? AbortSignal.any([o.signal, guard.signal]) : guard.signal;
+    try {
+      return await guardedAttempt(ctx, o, guard, signal);
+    } catch (err) {
+      if (guard.slow && !o.signal?.aborted) throw new SlowFirstByteError(`no reply byte within ${limits.firstByteTimeoutMs} ms`);
+      if (guard.tooLarge) {
+        // Nothing usable arrived (a non-streamed body cannot be parsed in part).
+        o.onFault?.({ kind: 'reply-too-large', detail: `the reply passed ${limits.maxReplyBytes} bytes and was cut off; nothing of it was used` });
+        return { text: null, refusal: null, toolCalls: [], finishReason: 'reply-too-large', usage: null, raw: { cutOffAtBytes: guard.bytes } };
+      }
+      throw err;
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  async function guardedAttempt(ctx: ModelContext, o: CompleteOptions, guard: ReplyGuard, signal: AbortSignal): Promise<Omit<ModelReply, 'retries'>> {
     const body = {
       model: opts.model,
       messages: toWireMessages(ctx.messages, ctx.loadImage),
       ...(ctx.tools.length ? { tools: toWireTools(ctx.tools), parallel_tool_calls: false } : {}),
       ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     };
+    const requestOptions = { signal, fetchOptions: guard.fetchOptions() };
     if (!stream) {
-      const res = await client.chat.completions.create({ ...body, stream: false }, { signal: o.signal });
+      const res = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
       const choice = res.choices[0];
       const msg = choice?.message;
-      const toolCalls: ToolCall[] = (msg?.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
+      let toolCalls: ToolCall[] = (msg?.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
+      if (toolCalls.length > maxToolCalls) {
+        o.onFault?.({ kind: 'bad-tool-call', detail: `the reply had ${toolCalls.length} tool calls; only the first ${maxToolCalls} were kept` });
+        toolCalls = toolCalls.slice(0, maxToolCalls);
+      }
       return { text: msg?.content ?? null, refusal: msg?.refusal ?? null, toolCalls, finishReason: choice?.finish_reason ?? 'none', usage: usageOf(res.usage), raw: res };
     }
-    const s = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: o.signal });
+    const s = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
     let text = '';
     let refusal = '';
     let finishReason = 'none';
     let usage: TokenUsage | null = null;
-    const calls: Array<{ id: string; name: string; arguments: string }> = [];
-    const chunks: ChatCompletionChunk[] = [];
-    for await (const chunk of s) {
-      chunks.push(chunk);
-      if (chunk.usage) usage = usageOf(chunk.usage);
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const d = choice.delta;
-      if (d.content) {
-        text += d.content;
-        o.onDelta?.({ text: d.content });
+    // By the index the server gave, which is only trusted inside 0..maxToolCalls-1.
+    const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    const badIndices = new Set<string>();
+    let chunkCount = 0;
+    let firstChunk: { id: string | null; model: string | null } = { id: null, model: null };
+    try {
+      for await (const chunk of s) {
+        if (chunkCount++ === 0) firstChunk = { id: chunk.id ?? null, model: chunk.model ?? null };
+        if (chunk.usage) usage = usageOf(chunk.usage);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const d = choice.delta ?? {};
+        if (typeof d.content === 'string' && d.content) {
+          text += d.content;
+          o.onDelta?.({ text: d.content });
+        }
+        if (typeof d.refusal === 'string' && d.refusal) refusal += d.refusal;
+        for (const tc of d.tool_calls ?? []) {
+          const index = tc.index;
+          if (!Number.isInteger(index) || index < 0 || index >= maxToolCalls) {
+            const key = String(index).slice(0, 40);
+            if (!badIndices.has(key) && badIndices.size < 5) o.onFault?.({ kind: 'bad-tool-call', detail: `streamed tool call index ${key} is outside 0..${maxToolCalls - 1}; its deltas were dropped` });
+            badIndices.add(key);
+            continue;
+          }
+          let c = calls.get(index);
+          if (!c) calls.set(index, (c = { id: '', name: '', arguments: '' }));
+          if (tc.id) c.id = tc.id;
+          if (tc.function?.name) c.name += tc.function.name;
+          if (tc.function?.arguments) c.arguments += tc.function.arguments;
+          o.onDelta?.({ toolCall: { index, name: tc.function?.name, argumentsDelta: tc.function?.arguments } });
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
       }
-      if (d.refusal) refusal += d.refusal;
-      for (const tc of d.tool_calls ?? []) {
-        const c = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
-        if (tc.id) c.id = tc.id;
-        if (tc.function?.name) c.name += tc.function.name;
-        if (tc.function?.arguments) c.arguments += tc.function.arguments;
-        o.onDelta?.({ toolCall: { index: tc.index, name: tc.function?.name, argumentsDelta: tc.function?.arguments } });
-      }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
+    } catch (err) {
+      if (!guard.tooLarge) throw err;
+      // Keep what arrived: the loop reports an unparseable tool call or a text-only reply itself.
+      o.onFault?.({ kind: 'reply-too-large', detail: `the streamed reply passed ${limits.maxReplyBytes} bytes and was cut off (${text.length} text characters, ${calls.size} tool calls so far)` });
+      finishReason = 'reply-too-large';
     }
+    // The SDK ends a stream quietly when its signal aborts: a late first byte looks like an empty reply.
+    if (guard.slow && chunkCount === 0) throw new SlowFirstByteError(`no reply byte within ${limits.firstByteTimeoutMs} ms`);
     return {
       text: text.length ? text : null,
       refusal: refusal.length ? refusal : null,
-      toolCalls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` })),
+      toolCalls: [...calls.entries()].sort((x, y) => x[0] - y[0]).map(([, c], i) => ({ ...c, id: c.id || `call_${i}` })),
       finishReason,
       usage,
-      raw: { stream: true, chunks: chunks.length, id: chunks[0]?.id ?? null, model: chunks[0]?.model ?? null },
+      raw: { stream: true, chunks: chunkCount, id: firstChunk.id, model: firstChunk.model, bytes: guard.bytes },
     };
   }
 
@@ -129,6 +195,12 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
         try {
           return { ...(await attempt(ctx, o)), retries };
         } catch (err) {
+          if (err instanceof SlowFirstByteError && !o.signal?.aborted) {
+            o.onFault?.({ kind: 'slow-first-byte', detail: `${err.message}; the attempt was abandoned${retries < maxRetries ? ' and retried' : ''}` });
+            if (retries >= maxRetries) throw new ModelRequestError(`model request failed${retries ? ` after ${retries} retries` : ''}: ${err.message}`, null);
+            o.onRetry?.({ attempt: retries + 1, status: null, error: err.message, waitMs: 0 });
+            continue;
+          }
           if (err instanceof APIUserAbortError || o.signal?.aborted) throw new ModelRequestError('the request was stopped', null);
           const status = err instanceof APIError && typeof err.status === 'number' ? err.status : null;
           const retryable = err instanceof APIConnectionError || status === 429 || status === 408 || (status !== null && status >= 500);
