@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome } from '../episode';
+import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { PriceTable } from '../tokens/prices';
 import { method } from './frame';
@@ -46,7 +46,14 @@ export const EpisodeSummary = z.object({
   outcome: Outcome,
   llmCalls: z.number().int(),
   inputTokens: z.number().int(),
+  /** Of inputTokens, those the provider (or the simulated cache) served from its prompt cache. */
+  cachedInputTokens: z.number().int(),
+  outputTokens: z.number().int(),
   costUsd: z.number().nullable(),
+  /** Where the token counts come from (billed, simulated, local estimate, mixed); null before the verdict or in older episodes. */
+  usageSource: UsageSource.nullable(),
+  /** False when no renderer was attached (the model saw no image); null when the episode did not record it. */
+  imagesAvailable: z.boolean().nullable(),
   parentId: z.string().nullable(),
   bundled: z.boolean(),
   live: z.boolean(),

@@ -126,6 +126,8 @@ export class EpisodeLibrary {
 
   private summarize(ep: LoadedEpisode, side: Sidecar, bundled: boolean): EpisodeSummary {
     let inputTokens = 0;
+    let cachedInputTokens = 0;
+    let outputTokens = 0;
     let costUsd: number | null = null;
     let llmCalls = 0;
     let verdict: Extract<EpisodeEvent, { type: 'verdict' }> | null = null;
@@ -133,6 +135,8 @@ export class EpisodeLibrary {
       if (e.type === 'model/request') llmCalls++;
       if (e.type === 'model/reply') {
         inputTokens += e.usage?.inputTokens ?? e.estimate.total;
+        cachedInputTokens += e.usage?.cachedInputTokens ?? 0;
+        outputTokens += e.usage?.outputTokens ?? 0;
         if (e.costUsd !== null) costUsd = (costUsd ?? 0) + e.costUsd;
       }
       if (e.type === 'verdict') verdict = e;
@@ -150,7 +154,11 @@ export class EpisodeLibrary {
       outcome: outcomeOf(verdict, this.live.has(ep.meta.id)),
       llmCalls,
       inputTokens: verdict ? verdict.totals.inputTokens || inputTokens : inputTokens,
+      cachedInputTokens: verdict ? verdict.totals.cachedInputTokens : cachedInputTokens,
+      outputTokens: verdict ? verdict.totals.outputTokens || outputTokens : outputTokens,
       costUsd: verdict ? verdict.totals.costUsd : costUsd,
+      usageSource: verdict?.totals.usageSource ?? null,
+      imagesAvailable: ep.meta.imagesAvailable ?? null,
       parentId: side.parentId,
       bundled,
       live: this.live.has(ep.meta.id),
