@@ -34,6 +34,19 @@ const col = (rows: unknown[], key: string): string[] => (rows as Row[]).map((r) 
 
 const LOW = 'on_hand <= reorder_point';
 
+/** SKUs whose quantity shipped out of `from` to `to` differs from what `to` booked in from `from`. */
+function reconcileRows(db: Database.Database, from: string, to: string): unknown[] {
+  return db
+    .prepare(
+      `SELECT sku FROM (
+         SELECT sku, SUM(CASE WHEN warehouse_id = @from AND kind = 'transfer-out' THEN -qty ELSE 0 END) AS shipped,
+                     SUM(CASE WHEN warehouse_id = @to AND kind = 'transfer-in' THEN qty ELSE 0 END) AS received
+         FROM movements WHERE (warehouse_id = @from AND kind = 'transfer-out' AND peer_warehouse_id = @to) OR (warehouse_id = @to AND kind = 'transfer-in' AND peer_warehouse_id = @from)
+         GROUP BY sku) WHERE shipped <> received ORDER BY sku`,
+    )
+    .all({ from, to });
+}
+
 export const INVENTORY_TASKS: readonly InventoryTaskDef[] = [
   {
     id: 'inv-stockout',
@@ -90,20 +103,15 @@ export const INVENTORY_TASKS: readonly InventoryTaskDef[] = [
       'Audit the {from} → {to} transfers over the whole history: report every SKU where shipped and received quantities do not match, with a summary.',
       'Our books for transfers from {from} into {to} look off. Find the SKUs whose totals shipped and received disagree.',
     ],
+    // The pair of warehouses whose transfers disagree on the most SKUs (then the busiest pair).
     params: (db) => {
-      const r = db.prepare("SELECT warehouse_id AS a, peer_warehouse_id AS b, COUNT(*) AS n FROM movements WHERE kind = 'transfer-out' GROUP BY a, b ORDER BY n DESC, a, b LIMIT 1").get() as { a: string; b: string } | undefined;
-      return { from: r?.a ?? 'WH-1', to: r?.b ?? 'WH-2' };
+      const pairs = db.prepare("SELECT warehouse_id AS a, peer_warehouse_id AS b, COUNT(*) AS n FROM movements WHERE kind = 'transfer-out' GROUP BY a, b ORDER BY a, b").all() as Array<{ a: string; b: string; n: number }>;
+      const scored = pairs.map((x) => ({ ...x, bad: reconcileRows(db, x.a, x.b).length }));
+      scored.sort((x, y) => y.bad - x.bad || y.n - x.n || (x.a + x.b < y.a + y.b ? -1 : 1));
+      return { from: scored[0]?.a ?? 'WH-1', to: scored[0]?.b ?? 'WH-2' };
     },
     truth: (db, p) => {
-      const rows = db
-        .prepare(
-          `SELECT sku FROM (
-             SELECT sku, SUM(CASE WHEN warehouse_id = @from AND kind = 'transfer-out' THEN -qty ELSE 0 END) AS shipped,
-                         SUM(CASE WHEN warehouse_id = @to AND kind = 'transfer-in' THEN qty ELSE 0 END) AS received
-             FROM movements WHERE (warehouse_id = @from AND kind = 'transfer-out' AND peer_warehouse_id = @to) OR (warehouse_id = @to AND kind = 'transfer-in' AND peer_warehouse_id = @from)
-             GROUP BY sku) WHERE shipped <> received ORDER BY sku`,
-        )
-        .all({ from: p.from, to: p.to });
+      const rows = reconcileRows(db, p.from, p.to);
       return { items: col(rows, 'sku'), ordered: false, mentions: [p.from, p.to], what: `SKUs whose ${p.from} → ${p.to} transfers do not reconcile` };
     },
   },
