@@ -132,7 +132,8 @@ export function buildExperimentReport(input: ReportInput): ExperimentReport {
     code: { ...s.sides.b, endings: { ...s.sides.b.endings, stopped: s.sides.b.endings.stopped + stoppedByArm.code } },
   };
 
-  const all = [...byKey.values()];
+  // In key order, so float sums do not depend on the order results were appended in.
+  const all = [...byKey.values()].sort((x, y) => keyId(x.key).localeCompare(keyId(y.key)));
   const perArm = (arm: Arm) => {
     const rs = all.filter((r) => r.key.arm === arm).map(fig);
     const costs = rs.map((r) => r.costUsd);
