@@ -26,6 +26,8 @@ export interface TestServerOptions {
   /** Seconds sent in Retry-After with a rate limit. */
   retryAfterSec?: number;
   port?: number;
+  /** Sees every well-formed request body as received (e.g. to compare with `robocell prompt`). */
+  onRequest?: (body: WireRequest) => void;
 }
 
 export interface TestServer {
@@ -100,6 +102,7 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
         const issue = parsed.error.issues[0];
         return sendJson(res, 400, { error: { message: `${issue.path.join('.')}: ${issue.message}`, type: 'invalid_request_error' } });
       }
+      opts.onRequest?.(parsed.data);
       const stream = parsed.data.stream === true;
       if (fault === 'rate-limit') {
         log.push({ n: num, stream, fault, status: 429 });
