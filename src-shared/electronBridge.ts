@@ -1,6 +1,6 @@
-import type { EngineStatus, MenuCommand, OpenFileDialogOptions, SaveFileDialogOptions } from './electronIpc';
+import type { EngineStatus, FileGrant, MenuCommand, OpenFileDialogOptions, SaveFileDialogOptions } from './electronIpc';
 
-export type { EngineStatus, FileFilter, MenuCommand, OpenFileDialogOptions, SaveFileDialogOptions } from './electronIpc';
+export type { EngineStatus, FileFilter, FileGrant, MenuCommand, OpenFileDialogOptions, SaveFileDialogOptions } from './electronIpc';
 
 /**
  * What the Electron preload exposes as `window.robocell`. The same UI runs in a plain browser,
@@ -8,10 +8,10 @@ export type { EngineStatus, FileFilter, MenuCommand, OpenFileDialogOptions, Save
  */
 export interface RobocellBridge {
   readonly isElectron: true;
-  /** Absolute paths chosen by the user, or null when the dialog was cancelled. */
-  openFileDialog(opts?: OpenFileDialogOptions): Promise<string[] | null>;
-  /** The absolute path chosen by the user, or null when the dialog was cancelled. */
-  saveFileDialog(opts?: SaveFileDialogOptions): Promise<string | null>;
+  /** The files chosen by the user, each granted to the engine for reading once; null when cancelled. */
+  openFileDialog(opts?: OpenFileDialogOptions): Promise<FileGrant[] | null>;
+  /** The file chosen by the user, granted to the engine for writing once; null when cancelled. */
+  saveFileDialog(opts?: SaveFileDialogOptions): Promise<FileGrant | null>;
   /** Returns a function that unsubscribes. */
   onMenuCommand(cb: (command: MenuCommand) => void): () => void;
   onEngineStatus(cb: (status: EngineStatus) => void): () => void;

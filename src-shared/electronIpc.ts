@@ -28,6 +28,14 @@ export const SaveFileDialogOptions = z.strictObject({
 });
 export type SaveFileDialogOptions = z.infer<typeof SaveFileDialogOptions>;
 
+/**
+ * A file the user chose in a native dialog, granted to the engine for one request. The page gets
+ * only this: an opaque id to name in `episode/import-file` / `episode/export-file`, and the file's
+ * name to show; never the path.
+ */
+export const FileGrant = z.object({ grantId: z.string(), name: z.string() });
+export type FileGrant = z.infer<typeof FileGrant>;
+
 export const MenuCommand = z.enum(['episode/open', 'episode/import', 'episode/export']);
 export type MenuCommand = z.infer<typeof MenuCommand>;
 

@@ -6,6 +6,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMain
 import { IPC, type EngineStatus, type MenuCommand } from '../../src-shared/electronBridge';
 import { buildEngineSpawn, createToken, engineUrls } from './engineSpawn';
 import { findNode } from './findNode';
+import { grantFiles } from './grants';
 import { openDialogOptions, saveDialogOptions } from './ipcArgs';
 import { aboutText, buildMenuTemplate } from './menu';
 import { RestartPolicy } from './restartPolicy';
@@ -116,12 +117,13 @@ function registerIpc(): void {
   ipcMain.handle(IPC.openFileDialog, async (event, raw: unknown) => {
     const owner = fromOurPage(event);
     const result = await dialog.showOpenDialog(owner, openDialogOptions(raw));
-    return result.canceled ? null : result.filePaths;
+    // The page gets grant ids, not paths: the engine alone learns what was chosen.
+    return result.canceled ? null : grantFiles(result.filePaths, 'read', (line) => supervisor?.sendLine(line) ?? false);
   });
   ipcMain.handle(IPC.saveFileDialog, async (event, raw: unknown) => {
     const owner = fromOurPage(event);
     const result = await dialog.showSaveDialog(owner, saveDialogOptions(raw));
-    return result.canceled || !result.filePath ? null : result.filePath;
+    return result.canceled || !result.filePath ? null : grantFiles([result.filePath], 'write', (line) => supervisor?.sendLine(line) ?? false)[0];
   });
 }
 

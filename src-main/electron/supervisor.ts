@@ -9,7 +9,7 @@ export interface EngineChild extends EventEmitter {
   readonly pid?: number;
   readonly stdout: EventEmitter | null;
   readonly stderr: EventEmitter | null;
-  readonly stdin: { end(): void } | null;
+  readonly stdin: { end(): void; write?(chunk: string): boolean; writable?: boolean } | null;
   kill(signal?: NodeJS.Signals): boolean;
 }
 
@@ -100,6 +100,17 @@ export class EngineSupervisor {
         this.terminate(child);
       },
     );
+  }
+
+  /**
+   * Writes one line to the running engine's stdin (file grants); false when no engine is ready to
+   * read it. The pipe is ours alone: nothing else can hand the engine a path.
+   */
+  sendLine(line: string): boolean {
+    const stdin = this.running ? this.child?.stdin : null;
+    if (!stdin?.write || stdin.writable === false) return false;
+    stdin.write(line);
+    return true;
   }
 
   /** Ends the current engine (if any) and starts a fresh one now, forgetting past failures. */

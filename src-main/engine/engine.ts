@@ -11,6 +11,7 @@ import type { Handlers } from './server/rpc';
 import { startEngineServer, type EngineServer } from './server/server';
 import { ConfigStore } from './studio/config';
 import { Forks } from './studio/fork';
+import { PathGrants } from './studio/grants';
 import { studioHandlers } from './studio/handlers';
 import { EpisodeLibrary } from './studio/library';
 import { RunManager, type RunEnvironmentFactory } from './studio/runs';
@@ -30,6 +31,8 @@ export interface EngineOptions {
 
 export interface Engine {
   server: EngineServer;
+  /** File grants from the shell (`serve --parent-stdin` feeds them from stdin). */
+  grants: PathGrants;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const viewer = new SceneViewer(library);
   const scratch = new ScratchCells(library, runs);
   const forks = new Forks(library, runs);
+  const grants = new PathGrants();
   // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
   const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
   const handlers: Handlers = {
@@ -63,7 +67,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
       clients: server?.clientCount() ?? 0,
     }),
     ...cells.handlers,
-    ...studioHandlers({ library, runs, viewer, config, scratch, forks, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
+    ...studioHandlers({ library, runs, viewer, config, scratch, forks, grants, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
   };
   const srv = await startEngineServer({
     port: opts.port,
@@ -81,6 +85,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   server = srv;
   return {
     server: srv,
+    grants,
     async close() {
       await runs.stopAll();
       await cells.closeAll();

@@ -15,18 +15,18 @@ export function useShellBridge(client: EngineClient, showLibrary: () => void): v
         try {
           if (command === 'episode/open') return showLibrary();
           if (command === 'episode/import') {
-            const paths = await bridge.openFileDialog({ title: 'Import episode', filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
-            if (!paths?.length) return;
-            const { episodeId } = await client.request('episode/import-file', { path: paths[0] });
+            const files = await bridge.openFileDialog({ title: 'Import episode', filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
+            if (!files?.length) return;
+            const { episodeId } = await client.request('episode/import-file', { grantId: files[0].grantId });
             await openEpisode(client, episodeId);
             return notify('info', `imported ${episodeId}`);
           }
           const episode = useStudio.getState().episode;
           if (!episode) return notify('error', 'open an episode to export it');
-          const path = await bridge.saveFileDialog({ title: 'Export episode', defaultPath: `${episode.meta.id}.robocell.json`, filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
-          if (!path) return;
-          await client.request('episode/export-file', { episodeId: episode.meta.id, path });
-          notify('info', `exported to ${path}`);
+          const file = await bridge.saveFileDialog({ title: 'Export episode', defaultPath: `${episode.meta.id}.robocell.json`, filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
+          if (!file) return;
+          const { fileName } = await client.request('episode/export-file', { episodeId: episode.meta.id, grantId: file.grantId });
+          notify('info', `exported to ${fileName}`);
         } catch (err) {
           notify('error', `${command} failed: ${(err as Error).message}`);
         }

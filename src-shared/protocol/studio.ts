@@ -112,9 +112,12 @@ export const studioMethods = {
   'episode/export': method(EpisodeId, z.object({ fileName: z.string(), json: z.string() })),
   /** `duplicate`: the same episode (same id and events) was already in the library; nothing was written. */
   'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
-  /** The Electron shell's native dialogs give paths; the engine (same user, same machine) reads and writes them. */
-  'episode/export-file': method(EpisodeId.extend({ path: z.string().min(1).max(4096) }), z.object({ path: z.string() })),
-  'episode/import-file': method(z.object({ path: z.string().min(1).max(4096) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
+  /**
+   * Files chosen in the Electron shell's native dialogs: the shell grants the engine that one path
+   * (over a private pipe) and the page holds only the grant's id, good for one request.
+   */
+  'episode/export-file': method(EpisodeId.extend({ grantId: z.string().min(1).max(100) }), z.object({ fileName: z.string() })),
+  'episode/import-file': method(z.object({ grantId: z.string().min(1).max(100) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   'run/start': method(
     z.object({ instance: InstanceRef, arm: Arm, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
     z.object({ episodeId: z.string() }),

@@ -1,6 +1,4 @@
 /** The studio's requests, wired to the library, live runs, the scene viewer and the config. */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import type { Handlers } from '../server/rpc';
 import { RpcError } from '../server/rpc';
 import { DEFAULT_SETTINGS } from '../agent/loop';
@@ -11,6 +9,8 @@ import type { RunManager } from './runs';
 import { describe, sceneFrame, sceneLabels, type SceneViewer } from './viewer';
 import type { ScratchCells } from './scratch';
 import type { Forks } from './fork';
+import { fileHandlers } from './fileHandlers';
+import type { PathGrants } from './grants';
 import { testConnection } from './connectionTest';
 
 export interface StudioServices {
@@ -20,6 +20,8 @@ export interface StudioServices {
   config: ConfigStore;
   scratch: ScratchCells;
   forks: Forks;
+  /** One-time file grants from the shell's native dialogs. */
+  grants: PathGrants;
   onEpisodesChanged(): void;
 }
 
@@ -57,24 +59,7 @@ export function studioHandlers(s: StudioServices): Handlers {
       if (!r.duplicate) s.onEpisodesChanged();
       return r;
     },
-    'episode/export-file': ({ episodeId, path }) => {
-      if (!isAbsolute(path)) throw new RpcError('invalid-argument', `export path must be absolute: ${path}`);
-      writeFileSync(path, s.library.export(episodeId).json);
-      return { path };
-    },
-    'episode/import-file': ({ path }) => {
-      if (!isAbsolute(path)) throw new RpcError('invalid-argument', `import path must be absolute: ${path}`);
-      let json: string;
-      try {
-        json = readFileSync(path, 'utf8');
-      } catch (err) {
-        throw new RpcError('invalid-argument', `cannot read ${path}: ${(err as Error).message}`);
-      }
-      // The same episode imported again writes nothing; the answer names the copy already here.
-      const r = s.library.import(json);
-      if (!r.duplicate) s.onEpisodesChanged();
-      return r;
-    },
+    ...fileHandlers(s),
     'run/start': async (p) => ({ episodeId: await s.runs.start({ ...p, startPaused: p.startPaused ?? false }) }),
     'run/control': ({ episodeId, action }) => ({ state: s.runs.control(episodeId, action) }),
     'run/speed': ({ episodeId, speed }) => ({ speed: s.runs.setSpeed(episodeId, speed) }),
