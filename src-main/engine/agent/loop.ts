@@ -86,6 +86,7 @@ export function initialContext(env: Environment, arm: Arm, settings: AgentSettin
     specs: env.registry.list(),
     cameras: settings.cameras,
     imagesAfterMotion,
+    imagesOff: arm === 'code' && settings.images === 'none',
     imagesAvailable: env.imagesAvailable?.() ?? true,
     preamble: env.preamble?.(),
     feedback: settings.feedback,

@@ -54,6 +54,8 @@ export interface PromptInput {
   imagesAfterMotion: boolean;
   /** False when no renderer is attached: no image will come, and both prompts say so. Default true. */
   imagesAvailable?: boolean;
+  /** Code arm with images: none: nothing is attached, robo.show's image included. */
+  imagesOff?: boolean;
   /** The environment's own preamble: frames and units, workspace, what done means. */
   preamble?: string;
   /** Rich feedback (code arm): every cell's reply also carries the state and its primitive calls. */
@@ -76,7 +78,8 @@ function observationsText(p: PromptInput): string {
   } else {
     lines.push('Each cell is answered with what it printed and the value of its last expression, or the error that stopped it.');
     if (p.feedback === 'rich') lines.push('Each answer also lists the robot state and the primitive calls the cell made.');
-    if (available) {
+    if (available && p.imagesOff) lines.push('Images are turned off in this episode: no image is attached to the conversation, not even by `robo.show`.');
+    else if (available) {
       lines.push('An image is attached to the conversation only when a cell calls `robo.show`, after the cell\'s answer; any other result, an image from `robo.image` included, stays in the cell as data.');
       if (p.imagesAfterMotion) lines.push(`After a cell that moves the robot, images from the cameras (${cams}) are attached too.`);
     }
