@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EventFrame } from '../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../src-shared/version';
 import { defaultEpisodesDir } from './episodes/store';
+import { ExperimentService, experimentHandlers } from './experiments/service';
 import { registerCellHandlers } from './cells/handlers';
 import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { rendererDir } from './paths';
@@ -25,6 +26,8 @@ export interface EngineOptions {
   extraOrigins?: string[];
   episodesDir?: string;
   configPath?: string;
+  /** Where the Experiments view lists and starts experiments (default ROBOCELL_EXPERIMENTS_DIR or .robocell/experiments). */
+  experimentsDir?: string;
   /** Tests may run without the headless renderer. */
   runEnvironment?: RunEnvironmentFactory;
 }
@@ -52,6 +55,12 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const viewer = new SceneViewer(library);
   const scratch = new ScratchCells(library, runs);
   const forks = new Forks(library, runs);
+  const experiments = new ExperimentService((e) => host.broadcast(e), {
+    endpoint: () => ({ baseUrl: config.get().baseUrl || null, model: config.get().model, apiKey: config.apiKeyFor() }),
+    prices: () => config.prices(),
+  }, opts.experimentsDir);
+  // The duel view opens an experiment's pairs by episode id, read-only.
+  library.externalEpisodes = (id) => experiments.episodeDir(id);
   const grants = new PathGrants();
   // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
   const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
@@ -67,6 +76,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
       clients: server?.clientCount() ?? 0,
     }),
     ...cells.handlers,
+    ...experimentHandlers(experiments),
     ...studioHandlers({ library, runs, viewer, config, scratch, forks, grants, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
   };
   const srv = await startEngineServer({
@@ -87,6 +97,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     server: srv,
     grants,
     async close() {
+      await experiments.close();
       await runs.stopAll();
       await cells.closeAll();
       scratch.dispose();

@@ -5,3 +5,4 @@ export * from './report';
 export * from './compare';
 export * from './plots';
 export * from './format';
+export * from './reportSchema';

@@ -9,12 +9,19 @@ import type { EpisodesByArm } from './plots';
 import { failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
 
 /** The published study (PyRUA-Lean vs the RPent baseline), as its paper reports it. */
-export const PAPER_FIGURES = {
+export interface PaperFigures {
+  label: string;
+  n: number;
+  success: { tools: number; code: number };
+  bothSolvedRatios: { llmCalls: number; inputTokens: number };
+}
+
+export const PAPER_FIGURES: PaperFigures = {
   label: "the paper's figures (PyRUA-Lean vs RPent, a real model; not measured here)",
   n: 700,
   success: { tools: 0.631, code: 0.717 },
   bothSolvedRatios: { llmCalls: 0.51, inputTokens: 0.35 },
-} as const;
+};
 
 export interface UnpairedEntry {
   pairId: string;
@@ -55,7 +62,7 @@ export interface ExperimentReport {
     fullSpec: { episodes: number; wallSec: number | null; costUsd: number | null };
     remaining: { episodes: number; wallSec: number | null; costUsd: number | null };
   };
-  paper: typeof PAPER_FIGURES;
+  paper: PaperFigures;
   bootstrap: { resamples: number; seed: number; cluster: 'task' };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cellEvents, cellMethods } from './cells';
 import { coreEvents, coreMethods } from './core';
+import { experimentEvents, experimentMethods } from './experiments';
 import { ErrorCode, RequestId } from './frame';
 import { studioEvents, studioMethods } from './studio';
 
@@ -9,6 +10,7 @@ export * from './core';
 export * from './cells';
 export * from './poses';
 export * from './studio';
+export * from './experiments';
 
 /**
  * Every request the engine answers. Domain modules add their maps here so that the unions below,
@@ -18,6 +20,7 @@ export const methods = {
   ...coreMethods,
   ...studioMethods,
   ...cellMethods,
+  ...experimentMethods,
 };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
@@ -25,7 +28,7 @@ export type ParamsOf<M extends MethodName> = z.input<Methods[M]['params']>;
 export type ResultOf<M extends MethodName> = z.infer<Methods[M]['result']>;
 
 /** Events the engine pushes (past tense), plus the greeting. */
-export const events = [...coreEvents, ...studioEvents, ...cellEvents] as const;
+export const events = [...coreEvents, ...studioEvents, ...cellEvents, ...experimentEvents] as const;
 
 function requestFrame<M extends MethodName>(name: M) {
   return methods[name].params.extend({ type: z.literal(name), id: RequestId });

@@ -62,6 +62,9 @@ export class EpisodeLibrary {
     for (const name of readdirSync(userDir)) if (name.startsWith(IMPORT_TMP_PREFIX)) rmSync(join(userDir, name), { recursive: true, force: true });
   }
 
+  /** Episodes kept elsewhere (an experiment's), found by id and opened read-only like the bundled ones. */
+  externalEpisodes: ((id: string) => string | null) | null = null;
+
   /** The folder of an episode id, or a not-found error. Ids are folder names: no paths allowed. */
   dirOf(id: string): { dir: string; bundled: boolean } {
     if (!EPISODE_ID.test(id)) throw new RpcError('invalid-argument', `not an episode id: ${JSON.stringify(id)}`);
@@ -69,6 +72,8 @@ export class EpisodeLibrary {
       const dir = join(root, id);
       if (existsSync(join(dir, META_FILE))) return { dir, bundled };
     }
+    const external = this.externalEpisodes?.(id);
+    if (external) return { dir: external, bundled: true };
     throw new RpcError('not-found', `no episode ${id}`);
   }
 

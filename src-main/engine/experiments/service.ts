@@ -1,0 +1,177 @@
+/**
+ * The engine's experiments for the studio: the folders under the experiments root, one running
+ * at a time in this engine's worker processes (the same coordinator as the CLI), its progress
+ * broadcast as events, and the report with its plots.
+ */
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExperimentSpecInput } from '../../../src-shared/experiments';
+import type { EventFrame, ExperimentListItem, ParamsOf, ResultOf } from '../../../src-shared/protocol';
+import { RpcError, type Handlers } from '../server/rpc';
+import { runExperiment, type ExperimentProgress } from './coordinator';
+import { SpecError } from './expand';
+import { ExperimentFolder, ExperimentFormatError } from './folder';
+import { experimentReport } from './reportData';
+import { parseRepriceTarget } from './reprice';
+import { defaultExperimentsDir, defaultOfflineModel, prepareExperiment } from './setup';
+import type { PriceTable } from '../../../src-shared/tokens';
+
+/** What the service needs of the studio's endpoint settings (the key never leaves the engine). */
+export interface EndpointSource {
+  endpoint(): { baseUrl: string | null; model: string; apiKey: string | null };
+  prices(): PriceTable;
+}
+
+interface Active {
+  id: string;
+  stop: AbortController;
+  progress: ExperimentProgress | null;
+  done: Promise<void>;
+}
+
+export class ExperimentService {
+  private active: Active | null = null;
+
+  constructor(
+    private readonly broadcast: (e: EventFrame) => void,
+    private readonly endpoint: EndpointSource,
+    readonly root: string = defaultExperimentsDir(),
+  ) {}
+
+  private dirOf(id: string): string {
+    if (!/^[A-Za-z0-9_.-]+$/.test(id) || id.startsWith('.')) throw new RpcError('invalid-argument', `not an experiment id: ${JSON.stringify(id)}`);
+    const dir = join(this.root, id);
+    if (!ExperimentFolder.exists(dir)) throw new RpcError('not-found', `no experiment ${id}`);
+    return dir;
+  }
+
+  private open(id: string): ExperimentFolder {
+    try {
+      return ExperimentFolder.open(this.dirOf(id));
+    } catch (err) {
+      if (err instanceof ExperimentFormatError) throw new RpcError('invalid-argument', err.message);
+      throw err;
+    }
+  }
+
+  list(): ExperimentListItem[] {
+    if (!existsSync(this.root)) return [];
+    const out: ExperimentListItem[] = [];
+    for (const id of readdirSync(this.root)) {
+      const dir = join(this.root, id);
+      if (!ExperimentFolder.exists(dir)) continue;
+      try {
+        const f = ExperimentFolder.open(dir);
+        const { records } = f.results();
+        const solved = { tools: { solved: 0, done: 0 }, code: { solved: 0, done: 0 } };
+        for (const r of records) {
+          solved[r.key.arm].done++;
+          if (r.success) solved[r.key.arm].solved++;
+        }
+        const state = this.active?.id === id ? 'running' : f.runningPid() !== null ? 'busy' : records.length >= f.manifest.episodes ? 'complete' : 'incomplete';
+        out.push({ id, name: f.manifest.spec.name, createdAt: f.manifest.createdAt, model: f.manifest.model.label, scripted: f.manifest.model.scripted, planned: f.manifest.episodes, recorded: records.length, solved, state, error: null });
+      } catch (err) {
+        out.push({ id, name: null, createdAt: '', model: '', scripted: false, planned: 0, recorded: 0, solved: { tools: { solved: 0, done: 0 }, code: { solved: 0, done: 0 } }, state: 'incomplete', error: (err as Error).message });
+      }
+    }
+    return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** An episode of any experiment here, by id (its folder name): the duel view opens pairs through it. */
+  episodeDir(episodeId: string): string | null {
+    if (!/^[A-Za-z0-9_.-]+$/.test(episodeId) || !existsSync(this.root)) return null;
+    for (const id of readdirSync(this.root)) {
+      const dir = join(this.root, id, 'episodes', episodeId);
+      if (existsSync(join(dir, 'meta.json'))) return dir;
+    }
+    return null;
+  }
+
+  private launch(id: string, folder: ExperimentFolder, o: { jobs: number; maxCostUsd: number | null; maxCalls: number | null }, apiKey: string | null): void {
+    const stop = new AbortController();
+    const active: Active = { id, stop, progress: null, done: Promise.resolve() };
+    this.active = active;
+    active.done = runExperiment(folder, {
+      jobs: o.jobs,
+      caps: { maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls },
+      signal: stop.signal,
+      workerEnv: apiKey ? { OPENAI_API_KEY: apiKey } : undefined,
+      onProgress: (p) => {
+        active.progress = p;
+        this.broadcast({ type: 'experiment/progressed', experimentId: id, progress: p });
+      },
+    }).then(
+      (s) => this.broadcast({ type: 'experiment/finished', experimentId: id, end: s.end, detail: s.detail }),
+      (err: Error) => this.broadcast({ type: 'experiment/finished', experimentId: id, end: 'failed', detail: err.message }),
+    ).finally(() => {
+      if (this.active === active) this.active = null;
+    });
+  }
+
+  start(p: ParamsOf<'experiment/start'>): ResultOf<'experiment/start'> {
+    if (this.active) throw new RpcError('busy', `experiment ${this.active.id} is running; stop it first`);
+    const ep = this.endpoint.endpoint();
+    const model = p.model === 'offline' ? { name: defaultOfflineModel(), baseUrl: null } : { name: ep.model, baseUrl: ep.baseUrl };
+    if (p.model === 'endpoint' && !ep.model) throw new RpcError('invalid-argument', 'no endpoint model is set: open Settings');
+    const spec = { ...p.spec, model } as ExperimentSpecInput;
+    mkdirSync(this.root, { recursive: true });
+    let prepared;
+    try {
+      const name = p.spec.name ?? `exp-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+      prepared = prepareExperiment({ ...spec, name }, join(this.root, name), { ...this.endpoint.prices() });
+    } catch (err) {
+      if (err instanceof SpecError || err instanceof ExperimentFormatError || (err instanceof Error && /OPENAI_API_KEY/.test(err.message))) throw new RpcError('invalid-argument', err.message);
+      throw err;
+    }
+    const id = prepared.folder.dir.split(/[\\/]/).pop()!;
+    this.launch(id, prepared.folder, { jobs: p.jobs ?? 1, maxCostUsd: p.maxCostUsd ?? null, maxCalls: p.maxCalls ?? null }, p.model === 'endpoint' ? ep.apiKey : null);
+    return { experimentId: id, planned: prepared.planned, resumed: !prepared.created };
+  }
+
+  resume(id: string, jobs: number): void {
+    if (this.active) throw new RpcError('busy', `experiment ${this.active.id} is running; stop it first`);
+    const folder = this.open(id);
+    const ep = this.endpoint.endpoint();
+    this.launch(id, folder, { jobs, maxCostUsd: null, maxCalls: null }, folder.manifest.model.scripted ? null : ep.apiKey);
+  }
+
+  stop(id: string): void {
+    if (this.active?.id !== id) throw new RpcError('not-found', `experiment ${id} is not running in this engine`);
+    this.active.stop.abort();
+  }
+
+  report(id: string, reprice: string | null): ResultOf<'experiment/report'> {
+    const folder = this.open(id);
+    let target = null;
+    try {
+      target = reprice ? parseRepriceTarget(reprice) : null;
+    } catch (err) {
+      throw new RpcError('invalid-argument', (err as Error).message);
+    }
+    const { report, plots } = experimentReport(folder, { reprice: target, prices: this.endpoint.prices() });
+    return { report, plots, progress: this.active?.id === id ? this.active.progress : null };
+  }
+
+  async close(): Promise<void> {
+    const a = this.active;
+    if (!a) return;
+    a.stop.abort();
+    await a.done;
+  }
+}
+
+export function experimentHandlers(s: ExperimentService): Handlers {
+  return {
+    'experiment/list': () => ({ root: s.root, experiments: s.list(), offlineModel: defaultOfflineModel() }),
+    'experiment/start': (p) => s.start(p),
+    'experiment/resume': ({ experimentId, jobs }) => {
+      s.resume(experimentId, jobs ?? 1);
+      return { ok: true as const };
+    },
+    'experiment/stop': ({ experimentId }) => {
+      s.stop(experimentId);
+      return { ok: true as const };
+    },
+    'experiment/report': ({ experimentId, reprice }) => s.report(experimentId, reprice ?? null),
+  };
+}

@@ -1,0 +1,74 @@
+/** The studio's Experiments view: list, start from a spec, stop/resume, live progress, the report. */
+import { z } from 'zod';
+import { ExperimentReportSchema } from '../experiments/reportSchema';
+import { ExperimentSpec } from '../experiments/spec';
+import { method } from './frame';
+
+const ExperimentId = z.object({ experimentId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_.-]+$/) });
+
+const ArmTally = z.object({ solved: z.number().int(), done: z.number().int() });
+
+export const ExperimentProgress = z.object({
+  planned: z.number().int(),
+  done: z.number().int(),
+  running: z.number().int(),
+  ranNow: z.number().int(),
+  solved: z.object({ tools: ArmTally, code: ArmTally }),
+  llmCalls: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number().nullable(),
+  elapsedMs: z.number(),
+  etaMs: z.number().nullable(),
+  stopping: z.string().nullable(),
+  failedKeys: z.array(z.string()),
+});
+export type ExperimentProgress = z.infer<typeof ExperimentProgress>;
+
+export const ExperimentListItem = z.object({
+  /** The folder's name under the experiments root. */
+  id: z.string(),
+  name: z.string().nullable(),
+  createdAt: z.string(),
+  model: z.string(),
+  scripted: z.boolean(),
+  planned: z.number().int(),
+  recorded: z.number().int(),
+  solved: z.object({ tools: ArmTally, code: ArmTally }),
+  /** running: this engine runs it now; busy: another process holds it. */
+  state: z.enum(['running', 'busy', 'complete', 'incomplete']),
+  error: z.string().nullable(),
+});
+export type ExperimentListItem = z.infer<typeof ExperimentListItem>;
+
+export const ExperimentModelChoice = z.enum(['offline', 'endpoint']);
+
+export const experimentMethods = {
+  'experiment/list': method(z.object({}), z.object({ root: z.string(), experiments: z.array(ExperimentListItem), offlineModel: z.string() })),
+  /** Starts (or resumes, for the same spec and name) an experiment in worker processes of this engine. */
+  'experiment/start': method(
+    z.object({
+      spec: ExperimentSpec.omit({ model: true }),
+      model: ExperimentModelChoice,
+      jobs: z.number().int().min(1).max(64).default(1),
+      maxCostUsd: z.number().positive().nullable().default(null),
+      maxCalls: z.number().int().positive().nullable().default(null),
+    }),
+    z.object({ experimentId: z.string(), planned: z.number().int(), resumed: z.boolean() }),
+  ),
+  'experiment/resume': method(ExperimentId.extend({ jobs: z.number().int().min(1).max(64).default(1) }), z.object({ ok: z.literal(true) })),
+  'experiment/stop': method(ExperimentId, z.object({ ok: z.literal(true) })),
+  'experiment/report': method(
+    ExperimentId.extend({ reprice: z.string().max(200).nullable().default(null) }),
+    z.object({
+      report: ExperimentReportSchema,
+      plots: z.object({ 'cumulative-tokens': z.string(), 'calls-per-episode': z.string(), 'success-by-family': z.string(), 'cost-per-solved': z.string() }),
+      progress: ExperimentProgress.nullable(),
+    }),
+  ),
+};
+
+export const ExperimentProgressed = z.object({ type: z.literal('experiment/progressed'), experimentId: z.string(), progress: ExperimentProgress });
+export const ExperimentFinished = z.object({ type: z.literal('experiment/finished'), experimentId: z.string(), end: z.string(), detail: z.string() });
+
+export const experimentEvents = [ExperimentProgressed, ExperimentFinished] as const;
