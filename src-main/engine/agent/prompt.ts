@@ -67,6 +67,9 @@ export const NO_RENDERER_TEXT = 'No renderer is attached in this episode: no cam
 
 /** What comes back after an action: the same facts for both arms, stated for each interface. */
 function observationsText(p: PromptInput): string {
+  // Only what this environment's primitives can do is described: no `show`, no word of it.
+  const hasShow = p.specs.some((s) => s.name === 'show');
+  const hasImage = p.specs.some((s) => s.name === 'image');
   const available = p.imagesAvailable ?? true;
   const cams = p.cameras.join(', ');
   const lines = ['# Observations'];
@@ -74,17 +77,17 @@ function observationsText(p: PromptInput): string {
     lines.push('Each tool call is answered with { ok: true, result } or, when it fails, { ok: false, error } naming the error type.');
     if (available && p.imagesAfterMotion) lines.push(`After every call that moves the robot, the answer includes the robot state and is followed by images from the cameras (${cams}).`);
     else lines.push('After every call that moves the robot, the answer includes the robot state.');
-    if (available) lines.push('The image a call to `show` takes is attached after its answer.');
+    if (available && hasShow) lines.push('The image a call to `show` takes is attached after its answer.');
   } else {
     lines.push('Each cell is answered with what it printed and the value of its last expression, or the error that stopped it.');
     if (p.feedback === 'rich') lines.push('Each answer also lists the robot state and the primitive calls the cell made.');
-    if (available && p.imagesOff) lines.push('Images are turned off in this episode: no image is attached to the conversation, not even by `robo.show`.');
-    else if (available) {
-      lines.push('An image is attached to the conversation only when a cell calls `robo.show`, after the cell\'s answer; any other result, an image from `robo.image` included, stays in the cell as data.');
+    if (available && p.imagesOff && hasShow) lines.push('Images are turned off in this episode: no image is attached to the conversation, not even by `robo.show`.');
+    else if (available && hasShow) {
+      lines.push(`An image is attached to the conversation only when a cell calls \`robo.show\`, after the cell's answer; any other result${hasImage ? ', an image from `robo.image` included,' : ''} stays in the cell as data.`);
       if (p.imagesAfterMotion) lines.push(`After a cell that moves the robot, images from the cameras (${cams}) are attached too.`);
     }
   }
-  if (!available) lines.push(NO_RENDERER_TEXT);
+  if (!available && (hasShow || hasImage || p.cameras.length > 0)) lines.push(NO_RENDERER_TEXT);
   return lines.join('\n');
 }
 
