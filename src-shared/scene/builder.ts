@@ -7,11 +7,14 @@
  * In a view: `const ms = buildScene(desc); scene.add(ms.root); scene.background = ms.background;`
  * then `ms.applyPoses(frame.poses)` per pose frame and `ms.useCamera(camera, w, h)` before drawing
  * (it moves MuJoCo's headlight onto that camera, which must itself be in the scene graph).
- * The renderer needs `shadowMap.enabled = true` for the model's shadows. Geom meshes carry
- * `userData.geomId` for picking.
+ * The renderer needs `shadowMap.enabled = true` for the model's shadows. Opaque untextured geoms
+ * are drawn through per-body batches (./batches); `geoms` maps every geom id to an object with
+ * `userData.geomId` for picking (batched ones on GEOM_LAYER) whose `visible` is the geom's.
  */
 import * as THREE from 'three/webgpu';
-import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom } from './description';
+import { GeomBatch, type BatchMemberInput } from './batches';
+import { casterBounds, fitShadowCamera } from './shadowFit';
+import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom, type SceneMaterial } from './description';
 import { createMaterial, createMeshGeometry, createPrimitiveGeometry, createShadowProxyGeometry, createTexture, geometryKey, mujocoColor, type GeometryDetail } from './geometry';
 
 export interface BuildOptions {
@@ -20,6 +23,21 @@ export interface BuildOptions {
   /** Cap on the shadow map size (MuJoCo's default 4096 is slow on a software rasterizer). */
   maxShadowMapSize?: number;
   detail?: Partial<GeometryDetail>;
+  /**
+   * Merge each body's untextured opaque geoms into per-body batches (default true): far fewer
+   * draw calls and vertices, which is what a software rasterizer pays for. See ./batches.
+   */
+  mergeBodies?: boolean;
+  /**
+   * Batched mesh geoms are simplified to this cluster size (m) for drawing; 0 (default) keeps
+   * every vertex. A small image cannot show detail finer than a pixel, and a software rasterizer
+   * pays for every triangle: the engine's model-facing images use a few millimetres.
+   */
+  meshCellM?: number;
+  /** Cluster size of the batches' shadow proxies (m); default 0.8% of the model extent (8 mm for the Panda). */
+  shadowCellM?: number;
+  /** Fit each shadow camera to the casters at every pose update (default true; see ./shadowFit). */
+  fitShadows?: boolean;
 }
 
 export interface ModelCamera {
@@ -30,6 +48,17 @@ export interface ModelCamera {
 
 /** Layer of the position-only shadow casters: shadow cameras see it, views (layer 0) do not. */
 export const SHADOW_PROXY_LAYER = 1;
+/**
+ * Layer of the per-geom stand-ins of batched geoms: nothing draws it; enable it on a Raycaster to
+ * pick geoms (`userData.geomId`). Their `visible` is the geom's visibility, which the batches follow.
+ */
+export const GEOM_LAYER = 2;
+
+/** Batched geoms that shade alike share one material: everything but the colour, which is per vertex. */
+function batchShadeKey(g: SceneGeom, mat: SceneMaterial | undefined): string {
+  const emission = mat?.emission ?? 0;
+  return `${mat?.specular ?? 'd'}:${mat?.shininess ?? 'd'}:${emission}${emission > 0 ? `:${g.rgba.join(',')}` : ''}`;
+}
 
 /** MuJoCo's spot light exponent has no direct three.js match; this maps the default 10 to a soft edge. */
 const spotPenumbra = (exponent: number): number => Math.min(1, Math.max(0, exponent / 50));
@@ -38,7 +67,10 @@ export class MujocoScene {
   /** Add this to a three.js scene; it carries the z-up → y-up rotation. */
   readonly root = new THREE.Group();
   readonly bodies: THREE.Group[] = [];
+  /** Per geom: its mesh, or for a batched geom its undrawn stand-in (see GEOM_LAYER). */
   readonly geoms = new Map<number, THREE.Mesh>();
+  /** The per-body batches that draw the batched geoms. */
+  readonly batches: GeomBatch[] = [];
   readonly cameras: ModelCamera[] = [];
   readonly description: SceneDescription;
   readonly background: THREE.Color;
@@ -50,6 +82,10 @@ export class MujocoScene {
   private readonly tmpQ = new THREE.Quaternion();
   private readonly tmpM = new THREE.Matrix4();
   private visibleGroups: Set<number>;
+  private readonly casters: THREE.Mesh[] = [];
+  private readonly shadowLights: Array<THREE.DirectionalLight | THREE.SpotLight> = [];
+  private readonly casterBox = new THREE.Box3();
+  private fitShadowsEnabled = false;
 
   constructor(desc: SceneDescription, opts: BuildOptions = {}) {
     this.description = desc;
@@ -79,6 +115,8 @@ export class MujocoScene {
     const proxyMaterial = new THREE.MeshBasicNodeMaterial({ colorWrite: false });
     this.disposables.push(proxyMaterial);
     const materials = new Map<string, THREE.Material>();
+    const merge = opts.mergeBodies ?? true;
+    const batchInputs = new Map<string, { bodyId: number; material: THREE.Material; members: BatchMemberInput[] }>();
     for (const g of desc.geoms) {
       const key = geometryKey(g, planeHalfSizeM);
       let geo = geometries.get(key);
@@ -95,6 +133,41 @@ export class MujocoScene {
       }
       if (!geo) continue;
       const mat = g.materialId >= 0 ? desc.materials[g.materialId] : undefined;
+      const casts = g.type !== 'plane' && g.rgba[3] > 0.5;
+      if (merge && g.type !== 'plane' && g.rgba[3] >= 1 && !(mat && mat.textureId >= 0)) {
+        // Drawn through its body's batch; this stand-in carries the geom's pose, visibility and
+        // id (picking) on a layer no view draws.
+        const standIn = new THREE.Mesh(geo, proxyMaterial);
+        standIn.name = g.name || `geom${g.id}`;
+        standIn.position.set(g.posM[0], g.posM[1], g.posM[2]);
+        standIn.quaternion.set(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
+        standIn.layers.set(GEOM_LAYER);
+        standIn.castShadow = false;
+        standIn.userData.geomId = g.id;
+        standIn.userData.batched = true;
+        standIn.updateMatrix();
+        this.geoms.set(g.id, standIn);
+        this.bodies[g.bodyId].add(standIn);
+        const shade = batchShadeKey(g, mat);
+        const batchKey = `${g.bodyId}|${shade}`;
+        let batch = batchInputs.get(batchKey);
+        if (!batch) {
+          let material = materials.get(`batch:${shade}`);
+          if (!material) {
+            material = createMaterial({ ...g, rgba: [1, 1, 1, 1] }, mat, undefined, planeHalfSizeM);
+            (material as THREE.MeshPhongNodeMaterial).vertexColors = true;
+            const e = mat?.emission ?? 0;
+            // emission is colour times emission: per batch colour (it is in the shade key)
+            if (e > 0) (material as THREE.MeshPhongNodeMaterial).emissive = mujocoColor(g.rgba[0] * e, g.rgba[1] * e, g.rgba[2] * e);
+            materials.set(`batch:${shade}`, material);
+            this.disposables.push(material);
+          }
+          batch = { bodyId: g.bodyId, material, members: [] };
+          batchInputs.set(batchKey, batch);
+        }
+        batch.members.push({ geomId: g.id, geometry: geo, matrix: standIn.matrix.clone(), color: mujocoColor(g.rgba[0], g.rgba[1], g.rgba[2]), castsShadow: casts, isMesh: g.type === 'mesh' });
+        continue;
+      }
       const matKey = `${g.materialId}:${g.rgba.join(',')}:${g.type === 'plane' ? key : ''}`;
       let material = materials.get(matKey);
       if (!material) {
@@ -109,7 +182,6 @@ export class MujocoScene {
       mesh.name = g.name || `geom${g.id}`;
       mesh.position.set(g.posM[0], g.posM[1], g.posM[2]);
       mesh.quaternion.set(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
-      const casts = g.type !== 'plane' && g.rgba[3] > 0.5;
       mesh.castShadow = casts;
       mesh.receiveShadow = true;
       mesh.userData.geomId = g.id;
@@ -133,6 +205,18 @@ export class MujocoScene {
         mesh.add(proxy);
       }
     }
+    const shadowCellM = opts.shadowCellM ?? 0.008 * desc.visual.extentM;
+    for (const b of batchInputs.values()) {
+      const batch = new GeomBatch(`${this.bodies[b.bodyId].name}:batch${this.batches.length}`, b.members, b.material, proxyMaterial, { shadowCellM, shadowLayer: SHADOW_PROXY_LAYER, meshCellM: opts.meshCellM ?? 0 });
+      this.batches.push(batch);
+      this.disposables.push(batch);
+      this.bodies[b.bodyId].add(batch.mesh);
+      if (batch.shadowProxy) this.bodies[b.bodyId].add(batch.shadowProxy);
+    }
+    this.root.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh && o.castShadow) this.casters.push(o as THREE.Mesh);
+    });
+    this.fitShadowsEnabled = opts.fitShadows ?? true;
     this.updateVisibility();
 
     let ambientR = desc.visual.headlight.active ? desc.visual.headlight.ambient[0] : 0;
@@ -152,7 +236,10 @@ export class MujocoScene {
           : new THREE.SpotLight(color, Math.PI, 0, Math.min(Math.PI / 2, (l.cutoffDeg * Math.PI) / 180), spotPenumbra(l.exponent), 0);
         light.target.position.set(l.posM[0] + l.dir[0], l.posM[1] + l.dir[1], l.posM[2] + l.dir[2]);
         this.bodies[l.bodyId].add(light.target);
-        if (l.castShadow) this.configureShadow(light, desc, Math.min(maxShadow, desc.visual.shadowSize));
+        if (l.castShadow) {
+          this.configureShadow(light, desc, Math.min(maxShadow, desc.visual.shadowSize));
+          this.shadowLights.push(light);
+        }
       }
       light.name = l.name || `light${l.id}`;
       light.position.set(l.posM[0], l.posM[1], l.posM[2]);
@@ -215,6 +302,8 @@ export class MujocoScene {
       const mesh = this.geoms.get(g.id);
       if (mesh) mesh.visible = this.visibleGroups.has(g.group) && g.rgba[3] > 0 && visible(g);
     }
+    for (const b of this.batches) b.setVisible((id) => this.geoms.get(id)?.visible ?? false);
+    this.fitShadows();
   }
 
   private updateVisibility(): void {
@@ -240,6 +329,17 @@ export class MujocoScene {
       cam.position.copy(local.pos).applyQuaternion(body.quaternion).add(body.position);
       cam.quaternion.copy(body.quaternion).multiply(local.quat);
     }
+    this.fitShadows();
+  }
+
+  /** Fits the shadow cameras to the visible casters where they are now (applyPoses does this). */
+  fitShadows(): void {
+    if (!this.fitShadowsEnabled || this.shadowLights.length === 0) return;
+    this.root.updateMatrixWorld(true);
+    casterBounds(this.casters, this.casterBox);
+    // a little beyond the casters: normalBias moves lookups outwards and the filter reads neighbours
+    const margin = 0.02 * this.description.visual.extentM;
+    for (const l of this.shadowLights) fitShadowCamera(l, this.casterBox, margin);
   }
 
   /**

@@ -91,6 +91,19 @@ describe('headless renderer on the test scene', () => {
     expect(Buffer.from(back.rgba).equals(Buffer.from(before.rgba))).toBe(true);
   });
 
+  it('hides and shows one geom of a batched body (the batch redraws only what is visible)', async (ctx) => {
+    if (!renderer) return ctx.skip(why);
+    const all = await view.renderRgba('side', W, H);
+    // the table's batch also draws its leg (and holds its hidden collision box)
+    const top = view.description.geoms.find((g) => g.name === 'table_top')?.id;
+    view.scene.setGeomVisibility((g) => g.id !== top);
+    const noTop = await view.renderRgba('side', W, H);
+    view.scene.setGeomVisibility(() => true);
+    const again = await view.renderRgba('side', W, H);
+    expect(Buffer.from(noTop.rgba).equals(Buffer.from(all.rgba))).toBe(false);
+    expect(Buffer.from(again.rgba).equals(Buffer.from(all.rgba))).toBe(true);
+  });
+
   it('is deterministic: the same state gives byte-identical pixels and PNGs', async (ctx) => {
     if (!renderer) return ctx.skip(why);
     const a = await view.renderPng('front', W, H);

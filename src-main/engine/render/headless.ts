@@ -15,6 +15,12 @@ export interface HeadlessRendererOptions {
    */
   backends?: GpuBackend[];
   shadows?: boolean;
+  /**
+   * 'basic' (default): one hardware-filtered (2×2) shadow-map lookup per light and pixel; 'pcf':
+   * three's five-tap Vogel-disk PCF, softer edges, about twice the cost of a frame's floor on a
+   * software rasterizer (the UI's view uses it). ROBOCELL_SHADOW_FILTER=pcf sets the default.
+   */
+  shadowFilter?: 'basic' | 'pcf';
 }
 
 export const MAX_IMAGE_SIDE_PX = 4096;
@@ -46,7 +52,8 @@ export class HeadlessRenderer {
     });
     await withAnimationHost(frames, () => renderer.init());
     renderer.shadowMap.enabled = opts.shadows ?? true;
-    renderer.shadowMap.type = THREE.PCFShadowMap;
+    const filter = opts.shadowFilter ?? (process.env.ROBOCELL_SHADOW_FILTER === 'pcf' ? 'pcf' : 'basic');
+    renderer.shadowMap.type = filter === 'pcf' ? THREE.PCFShadowMap : THREE.BasicShadowMap;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     return new HeadlessRenderer(renderer, frames, gpu.backend, gpu.adapterName, performance.now() - started);
   }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three/webgpu';
-import { buildScene, SHADOW_PROXY_LAYER, type MujocoScene } from '../../../src-shared/scene/builder';
+import { buildScene, GEOM_LAYER, SHADOW_PROXY_LAYER, type MujocoScene } from '../../../src-shared/scene/builder';
 import { SceneDescription } from '../../../src-shared/scene/description';
 import { packageRoot } from '../paths';
 import { Sim } from '../sim/sim';
@@ -65,19 +65,81 @@ describe('MujocoScene', () => {
     scene.setVisibleGroups([0, 1, 2]);
   });
 
-  it('casts mesh shadows through merged position-only proxies that views never draw', () => {
-    const tetra = scene.geoms.get(geom('tetra').id);
-    expect(tetra?.castShadow).toBe(false);
-    const proxy = tetra?.children.find((c) => c.name.endsWith(':shadow')) as THREE.Mesh | undefined;
-    expect(proxy?.castShadow).toBe(true);
-    expect(proxy?.layers.isEnabled(SHADOW_PROXY_LAYER)).toBe(true);
-    expect(proxy?.layers.isEnabled(0)).toBe(false);
-    // 4 faces × 3 corners unrolled for shading, 4 distinct corners for the shadow
-    expect(tetra?.geometry.getAttribute('position').count).toBe(12);
-    expect(proxy?.geometry.getAttribute('position').count).toBe(4);
-    expect(proxy?.geometry.getIndex()?.count).toBe(12);
-    // primitives cast shadows themselves
-    expect(scene.geoms.get(geom('red_box').id)?.castShadow).toBe(true);
+  it('draws a body\'s opaque geoms as one batch with per-vertex colours and one shadow proxy that views never draw', () => {
+    const table = sim.id('body', 'table');
+    const batches = scene.batches.filter((b) => b.mesh.parent === scene.bodies[table]);
+    expect(batches).toHaveLength(1);
+    const [batch] = batches;
+    expect(new Set(batch.geomIds)).toEqual(new Set(['table_top', 'table_leg', 'table_collision'].map((n) => geom(n).id)));
+    expect(batch.mesh.geometry.getAttribute('color').count).toBe(batch.mesh.geometry.getAttribute('position').count);
+    const proxy = batch.shadowProxy as THREE.Mesh;
+    expect(proxy.castShadow).toBe(true);
+    expect(proxy.layers.isEnabled(SHADOW_PROXY_LAYER)).toBe(true);
+    expect(proxy.layers.isEnabled(0)).toBe(false);
+    expect(batch.mesh.castShadow).toBe(false);
+    // the stand-ins keep each geom's id and visibility, on a layer no view draws
+    const top = scene.geoms.get(geom('table_top').id) as THREE.Mesh;
+    expect(top.userData.geomId).toBe(geom('table_top').id);
+    expect(top.layers.isEnabled(GEOM_LAYER)).toBe(true);
+    expect(top.layers.isEnabled(0)).toBe(false);
+    // a box is 12 triangles; the hidden collision box (group 3) is not drawn
+    const box = geom('table_top').id, leg = geom('table_leg').id;
+    const legCorners = batch.drawnIndexCounts.colour - 36;
+    expect(legCorners).toBeGreaterThan(0);
+    scene.setGeomVisibility((g) => g.id !== leg);
+    expect(batch.drawnIndexCounts.colour).toBe(36);
+    expect(batch.geomOfFace(0)).toBe(box);
+    scene.setGeomVisibility((g) => g.id !== box && g.id !== leg);
+    expect(batch.mesh.visible).toBe(false);
+    expect(proxy.visible).toBe(false);
+    scene.setGeomVisibility(() => true);
+    expect(batch.drawnIndexCounts.colour).toBe(36 + legCorners);
+    expect(batch.geomOfFace(12)).toBe(leg);
+  });
+
+  it('casts mesh shadows through position-only proxies with shared corners merged', () => {
+    const tetra = scene.batches.find((b) => b.geomIds.includes(geom('tetra').id));
+    // 4 faces × 3 corners with a flat normal each for shading, 4 distinct corners for the shadow
+    expect(tetra?.mesh.geometry.getAttribute('position').count).toBe(12);
+    expect(tetra?.shadowProxy?.geometry.getAttribute('position').count).toBe(4);
+    expect(tetra?.shadowProxy?.geometry.getIndex()?.count).toBe(12);
+  });
+
+  it('simplifies batched meshes by clustering when asked, keeping primitives whole', () => {
+    const coarse = buildScene(desc, { meshCellM: 0.1 });
+    try {
+      const tetra = coarse.batches.find((b) => b.geomIds.includes(geom('tetra').id));
+      // all four corners of an 8 cm tetrahedron fall into few 10 cm cells: its triangles collapse
+      expect(tetra?.drawnIndexCounts.colour).toBeLessThan(12);
+      const ball = coarse.batches.find((b) => b.geomIds.includes(geom('blue_ball').id));
+      const full = scene.batches.find((b) => b.geomIds.includes(geom('blue_ball').id));
+      expect(ball?.drawnIndexCounts.colour).toBe(full?.drawnIndexCounts.colour);
+    } finally {
+      coarse.dispose();
+    }
+  });
+
+  it('keeps one mesh per geom when merging is off', () => {
+    const plain = buildScene(desc, { mergeBodies: false });
+    try {
+      expect(plain.batches).toHaveLength(0);
+      const tetra = plain.geoms.get(geom('tetra').id);
+      expect(tetra?.layers.isEnabled(0)).toBe(true);
+      expect(tetra?.children.find((c) => c.name.endsWith(':shadow'))?.castShadow).toBe(true);
+      expect(plain.geoms.get(geom('red_box').id)?.castShadow).toBe(true);
+    } finally {
+      plain.dispose();
+    }
+  });
+
+  it('fits the shadow camera of the directional light to the casters', () => {
+    scene.applyPoses(sim.bodyPoses());
+    const sun = scene.root.getObjectByName('sun') as THREE.DirectionalLight;
+    const cam = sun.shadow.camera;
+    // the casters (table, objects, arm) span well under a metre; MuJoCo's box spans 4 extents
+    expect(cam.right - cam.left).toBeLessThan(1.5);
+    expect(cam.right - cam.left).toBeGreaterThan(0.5);
+    expect(cam.top - cam.bottom).toBeLessThan(1.5);
   });
 
   it('maps MuJoCo z-up to three y-up at the root', () => {
