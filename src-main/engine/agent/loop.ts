@@ -189,8 +189,10 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
       }
       const assistant: Message = { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}), ...(reply.refusal ? { refusal: reply.refusal } : {}) };
       const estOut = countTextTokens(reply.text ?? '') + reply.toolCalls.reduce((s, c) => s + countTextTokens(c.arguments) + countTextTokens(c.name), 0);
-      const cost = tally.addCall(reply.usage, estimate, estOut);
-      rec({ type: 'model/reply', call, reply: assistant, finishReason: reply.finishReason, usage: reply.usage, estimate: { textTokens: estimate.textTokens, imageTokens: estimate.imageTokens, total: estimate.total }, costUsd: cost, latencyMs: performance.now() - started, retries: reply.retries });
+      // An offline model's usage is never billed: whatever it reports is simulated, and says so.
+      const usage = reply.usage && model.info.scripted && !reply.usage.simulated ? { ...reply.usage, simulated: true } : reply.usage;
+      const cost = tally.addCall(usage, estimate, estOut);
+      rec({ type: 'model/reply', call, reply: assistant, finishReason: reply.finishReason, usage, estimate: { textTokens: estimate.textTokens, imageTokens: estimate.imageTokens, total: estimate.total }, costUsd: cost, latencyMs: performance.now() - started, retries: reply.retries });
       push(assistant);
 
       if (reply.toolCalls.length === 0) {
