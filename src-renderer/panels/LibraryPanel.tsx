@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { OUTCOME_LABELS, Outcome } from '../../src-shared/episode';
-import type { EpisodeSummary } from '../../src-shared/protocol';
+import { MAX_FRAME_BYTES, MAX_IMPORT_JSON_CHARS, type EpisodeSummary } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { fmtTokens, fmtUsd } from '../app/format';
 import { openEpisode, refreshLibrary } from '../app/useEngineSync';
@@ -60,7 +60,12 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
   });
   const importFile = async (file: File) => {
     try {
-      const r = await client.request('episode/import', { json: await file.text() });
+      // The file's bytes go to the engine in one frame (no path ever does): refuse what cannot fit.
+      const tooBig = `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the browser import takes up to ${(MAX_IMPORT_JSON_CHARS / 1e6).toFixed(1)} MB (the desktop app's File > Import takes larger ones)`;
+      if (file.size > MAX_IMPORT_JSON_CHARS) throw new Error(tooBig);
+      const json = await file.text();
+      if (JSON.stringify(json).length > MAX_FRAME_BYTES - 4096) throw new Error(tooBig);
+      const r = await client.request('episode/import', { json });
       await refreshLibrary(client);
       const row = useRun.getState().library.find((x) => x.id === r.episodeId);
       const what = row ? displayName(row) : r.episodeId;

@@ -18,7 +18,8 @@ export const TaskInfo = z.object({
 });
 export type TaskInfo = z.infer<typeof TaskInfo>;
 
-export const ModelChoice = z.enum(['scripted', 'endpoint']);
+/** The offline heuristic agent or the configured endpoint; "scripted" (the offline planner it replaced) reads as heuristic. */
+export const ModelChoice = z.preprocess((v) => (v === 'scripted' ? 'heuristic' : v), z.enum(['heuristic', 'endpoint']));
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
 export const EndpointSettings = z.object({
@@ -81,6 +82,12 @@ export const SceneLabel = z.object({ bodyName: z.string(), text: z.string() });
 
 const EpisodeId = z.object({ episodeId: z.string().min(1).max(200) });
 
+/**
+ * The largest export `episode/import` carries (the browser's file picker sends the file's text in
+ * one frame); larger ones go through the desktop app's File > Import, which reads the file itself.
+ */
+export const MAX_IMPORT_JSON_CHARS = 3_500_000;
+
 export const studioMethods = {
   'catalog/get': method(z.object({}), z.object({ tasks: z.array(TaskInfo), defaults: AgentSettings, cameras: z.array(z.string()) })),
   /** `prices` is the table runs are costed with: the built-in list prices with the user's entries over them. */
@@ -111,7 +118,7 @@ export const studioMethods = {
   'episode/delete': method(EpisodeId, z.object({ ok: z.literal(true) })),
   'episode/export': method(EpisodeId, z.object({ fileName: z.string(), json: z.string() })),
   /** `duplicate`: the same episode (same id and events) was already in the library; nothing was written. */
-  'episode/import': method(z.object({ json: z.string().max(3_500_000) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
+  'episode/import': method(z.object({ json: z.string().max(MAX_IMPORT_JSON_CHARS) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   /**
    * Files chosen in the Electron shell's native dialogs: the shell grants the engine that one path
    * (over a private pipe) and the page holds only the grant's id, good for one request.
