@@ -3,6 +3,8 @@ import type { InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { SceneView } from '../scene/SceneView';
+import { useStudio } from '../store/studio';
+import { InventoryScene } from './InventoryScene';
 
 export interface ScenePanelProps {
   episodeId: string | null;
@@ -17,8 +19,33 @@ export interface ScenePanelProps {
   override?: SceneFrame | null;
 }
 
+/** The episode's environment kind: the open episode's from the store, another's asked for once. */
+function useEnvironmentOf(episodeId: string | null): string | null {
+  const client = useClient();
+  const known = useStudio((s) => (s.episode && s.episode.meta.id === episodeId ? s.episode.meta.environment : null));
+  const [asked, setAsked] = useState<{ id: string; environment: string } | null>(null);
+  useEffect(() => {
+    if (!episodeId || known) return;
+    let cancelled = false;
+    client.request('episode/open', { episodeId }).then((r) => !cancelled && setAsked({ id: episodeId, environment: r.meta.environment }), () => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [client, episodeId, known]);
+  return known ?? (asked && asked.id === episodeId ? asked.environment : null);
+}
+
+/** The scene of an episode: the 3D view of a robot world, the service view of an inventory one. */
+export function ScenePanel(props: ScenePanelProps) {
+  const environment = useEnvironmentOf(props.episodeId);
+  if (environment === 'inventory') return <InventoryScene episodeId={props.episodeId} atAction={props.atAction} compact={props.compact} />;
+  // Until the kind is known, nothing is mounted (a robot view would ask for a scene that may not exist).
+  if (props.episodeId && environment === null) return <div className={`scene-panel ${props.compact ? 'compact' : ''}`} data-testid="scene-panel"><div className="scene-empty">loading…</div></div>;
+  return <RobotScene {...props} />;
+}
+
 /** Mounts a SceneView; loads the episode's scene, follows the live pose stream or seeks to a moment. */
-export function ScenePanel({ episodeId, atAction, targets, compact, preview, override }: ScenePanelProps) {
+function RobotScene({ episodeId, atAction, targets, compact, preview, override }: ScenePanelProps) {
   const client = useClient();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<SceneView | null>(null);
