@@ -48,10 +48,10 @@ export interface EpisodeView {
  */
 const estimateCache = new WeakMap<Message, { total: number; imageTokens: number }>();
 
-function estimateOf(m: Message, family: ReturnType<typeof imageFamilyForModel>['family']): { total: number; imageTokens: number } {
+function estimateOf(m: Message, imageCost: ReturnType<typeof imageFamilyForModel>): { total: number; imageTokens: number } {
   let e = estimateCache.get(m);
   if (!e) {
-    const full = estimateMessage(toTokenMessage(m), family);
+    const full = estimateMessage(toTokenMessage(m), imageCost);
     e = { total: full.total, imageTokens: full.imageTokens };
     estimateCache.set(m, e);
   }
@@ -63,7 +63,8 @@ function estimateOf(m: Message, family: ReturnType<typeof imageFamilyForModel>['
  * view, and a live episode re-derives as events arrive (messages are cached by index).
  */
 export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEvent[]): EpisodeView {
-  const { family } = imageFamilyForModel(meta.model.name);
+  // The model's own image pricing (family and patch multiplier), as the engine counts it.
+  const imageCost = imageFamilyForModel(meta.model.name);
   const messages: Message[] = [];
   const estimates: Array<{ total: number; imageTokens: number }> = [];
   let tools: ToolsEvent | null = null;
@@ -80,7 +81,7 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
         break;
       case 'message': {
         messages[ev.index] = ev.message;
-        estimates[ev.index] = estimateOf(ev.message, family);
+        estimates[ev.index] = estimateOf(ev.message, imageCost);
         break;
       }
       case 'model/request': {
@@ -98,7 +99,7 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
         const c = byCall.get(ev.call);
         if (c) {
           c.reply = ev;
-          c.replyTokens = estimateOf(ev.reply, family).total;
+          c.replyTokens = estimateOf(ev.reply, imageCost).total;
         }
         break;
       }
