@@ -46,11 +46,11 @@ export interface ModelGate {
 }
 
 export function gatedModel(model: Model, gate: ModelGate): Model {
-  const family = imageFamilyForModel(model.info.name).family;
+  const imageCost = imageFamilyForModel(model.info.name);
   return {
     info: model.info,
     async complete(ctx, o = {}) {
-      const estimate = estimateContext(ctx.messages, ctx.tools, family).total;
+      const estimate = estimateContext(ctx.messages, ctx.tools, imageCost).total;
       if (!(await gate.acquire(estimate, o.signal))) throw new ModelRequestError('the experiment reached a cap (--max-calls or --max-cost-usd); no further calls', null);
       let used: number | null = null;
       try {
