@@ -1,6 +1,6 @@
 /**
  * The one generator of primitive documentation. Each primitive's whole doc (summary, whether it
- * moves the robot, every parameter with its type and doc, every return field with its doc, the
+ * acts on the environment, in the environment's words, every parameter with its type and doc, every return field with its doc, the
  * errors it can raise) is rendered from the registry's specs into both arms: a tool definition
  * (description + JSON schema) for the tool-calling arm, an API reference entry for the code arm.
  * The same sentences reach both, so neither arm is told more than the other.
@@ -8,9 +8,7 @@
 import { z } from 'zod';
 import type { ToolDef } from '../../../src-shared/episode';
 import type { ParamDoc, PrimitiveSpec } from '../primitives/types';
-
-export const MOVES_TAG = '(moves the robot)';
-export const STILL_TAG = '(does not move the robot)';
+import { DEFAULT_WORDS, type EnvironmentWords } from './environment';
 
 /** "type. doc": how a parameter is described, in a tool's schema and in the reference alike. */
 export function paramText(p: ParamDoc): string {
@@ -26,8 +24,8 @@ function returnsHeader(spec: PrimitiveSpec): string {
  * errors, one per line. The tool arm gets it as the tool's description; the code arm, indented
  * under the signature.
  */
-export function docBody(spec: PrimitiveSpec): string[] {
-  const lines = [`${spec.summary} ${spec.motion ? MOVES_TAG : STILL_TAG}`];
+export function docBody(spec: PrimitiveSpec, words: EnvironmentWords = DEFAULT_WORDS): string[] {
+  const lines = [`${spec.summary} ${spec.motion ? words.actsTag : words.stillTag}`];
   if (spec.returns.length) {
     lines.push(`${returnsHeader(spec)}:`);
     for (const r of spec.returns) lines.push(`- ${r.name}: ${r.doc || r.type}`);
@@ -52,11 +50,11 @@ function paramSchema(p: ParamDoc): Record<string, unknown> {
 }
 
 /** A primitive as a tool: the arguments object holds the positional and option parameters by name. */
-export function primitiveTool(spec: PrimitiveSpec): ToolDef {
+export function primitiveTool(spec: PrimitiveSpec, words: EnvironmentWords = DEFAULT_WORDS): ToolDef {
   const params = [...spec.positional, ...spec.options];
   return {
     name: spec.name,
-    description: docBody(spec).join('\n'),
+    description: docBody(spec, words).join('\n'),
     parameters: {
       type: 'object',
       properties: Object.fromEntries(params.map((p) => [p.name, paramSchema(p)])),
@@ -66,8 +64,8 @@ export function primitiveTool(spec: PrimitiveSpec): ToolDef {
   };
 }
 
-export function primitiveTools(specs: readonly PrimitiveSpec[]): ToolDef[] {
-  return specs.map(primitiveTool);
+export function primitiveTools(specs: readonly PrimitiveSpec[], words: EnvironmentWords = DEFAULT_WORDS): ToolDef[] {
+  return specs.map((s) => primitiveTool(s, words));
 }
 
 /** `robo.name(a: T, { opt?: T }?) → { … }`: positionals, then one options object (JavaScript cells). */
@@ -81,12 +79,13 @@ export function jsSignature(spec: PrimitiveSpec): string {
 export interface ReferenceOptions {
   /** The calling convention of the cell language; JavaScript's by default. */
   signature?: (spec: PrimitiveSpec) => string;
+  words?: EnvironmentWords;
 }
 
 /** One reference entry: the signature, then the parameters and the shared doc body, indented. */
 export function referenceEntry(spec: PrimitiveSpec, o: ReferenceOptions = {}): string {
   const sig = (o.signature ?? jsSignature)(spec);
-  const [head, ...rest] = docBody(spec);
+  const [head, ...rest] = docBody(spec, o.words);
   const params = [...spec.positional.map((p) => ({ p, kind: p.optional ? 'optional' : 'required' })), ...spec.options.map((p) => ({ p, kind: 'option' }))];
   const lines = [sig, `    ${head}`];
   if (params.length) {

@@ -19,7 +19,7 @@ export interface ToolOutcome {
   error?: string;
   /** True when the call ended because the task was already solved. */
   finished?: boolean;
-  /** Images the call put in front of the model (the robot's `show`); other image data stays in `result`. */
+  /** Images the call put in front of the model (a `show`-like primitive's); other image data stays in `result`. */
   images?: Observation[];
 }
 
@@ -32,8 +32,34 @@ export interface CellOutcome {
   detail: CellDetail;
 }
 
+/**
+ * How both arms' prompts speak of this environment: of the primitives that act on it
+ * (`PrimitiveSpec.motion`) and of its state, in its own terms (each environment folder has its
+ * words); an environment without its own gets DEFAULT_WORDS.
+ */
+export interface EnvironmentWords {
+  /** After an acting primitive's summary, e.g. "(stores a report)". */
+  actsTag: string;
+  /** After any other primitive's summary, e.g. "(reads only)". */
+  stillTag: string;
+  /** "every call that stores a report" */
+  actingCalls: string;
+  /** "a cell that stores a report" */
+  actingCell: string;
+  /** "the service state" */
+  state: string;
+}
+
+export const DEFAULT_WORDS: EnvironmentWords = {
+  actsTag: '(changes the environment)',
+  stillTag: '(does not change the environment)',
+  actingCalls: 'every call that changes the environment',
+  actingCell: 'a cell that changes the environment',
+  state: 'the environment state',
+};
+
 export interface Environment {
-  /** "mujoco", "toy", … recorded in meta.json. */
+  /** The environment kind ("inventory", "toy", …), recorded in meta.json. */
   readonly kind: string;
   readonly instance: InstanceRef;
   /** The task card: what the model is asked to do, in words. */
@@ -54,7 +80,9 @@ export interface Environment {
    * workspace, and what the instruction means by done. Absent: the prompt has none.
    */
   preamble?(): string;
-  /** A compact state summary for the model (robot pose, gripper, …), JSON-serialisable. */
+  /** How the prompts speak of acting primitives and of the state. Absent: DEFAULT_WORDS. */
+  readonly words?: EnvironmentWords;
+  /** A compact state summary for the model (poses, connection, …), JSON-serialisable. */
   state(): unknown;
   judge(): { success: boolean; reason: string };
   /** True once the success predicate has held after a motion: the episode is over. */
@@ -75,7 +103,7 @@ export interface TaskListing {
   id: string;
   /** A grouping within the environment ("pick-and-place", "inventory", …). */
   family: string;
-  /** What else identifies the task's setting (the robot it uses, …), or null. */
+  /** What else identifies the task's setting (the hardware it uses, a title, …), or null. */
   detail: string | null;
   instruction: string;
   paraphrases: readonly string[];

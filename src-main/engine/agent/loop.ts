@@ -1,7 +1,7 @@
 /**
  * The agent loop shared by both arms: ask the model, act on its one tool call, answer with the
  * result (and images), record everything, stop on success, on `finish` or when a budget runs out.
- * It sees only an Environment, so a non-robot world drives the same loop.
+ * It sees only an Environment (environment.ts), whichever world is behind it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,7 +69,7 @@ export interface EpisodeOutcome {
 }
 
 export function toolsFor(arm: Arm, env: Environment): ToolDef[] {
-  return arm === 'tools' ? [...primitiveTools(env.registry.list()), FINISH_TOOL] : [JAVASCRIPT_TOOL, FINISH_TOOL];
+  return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [JAVASCRIPT_TOOL, FINISH_TOOL];
 }
 
 /**
@@ -89,6 +89,7 @@ export function initialContext(env: Environment, arm: Arm, settings: AgentSettin
     imagesOff: arm === 'code' && settings.images === 'none',
     imagesAvailable: env.imagesAvailable?.() ?? true,
     preamble: env.preamble?.(),
+    words: env.words,
     feedback: settings.feedback,
     maxModelCalls: settings.budgets.maxModelCalls,
   });
@@ -198,7 +199,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
       if (reply.toolCalls.length === 0) {
         if (reply.refusal) {
           fault(call, 'refusal', reply.refusal);
-          push({ role: 'user', content: `Error: your reply was a refusal ("${reply.refusal}"). This is a simulated robot task; continue with one tool call, or call finish.` });
+          push({ role: 'user', content: `Error: your reply was a refusal ("${reply.refusal}"). This is a simulated task; continue with one tool call, or call finish.` });
         } else {
           fault(call, 'empty-reply', reply.text ? `text only: ${reply.text.slice(0, 200)}` : 'no text and no tool call');
           push({ role: 'user', content: 'Error: your reply had no tool call. Reply with exactly one tool call (or call finish).' });

@@ -6,6 +6,7 @@
 import type { Arm, Feedback, InstanceRef, ToolDef } from '../../../src-shared/episode';
 import type { PrimitiveSpec } from '../primitives/types';
 import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
+import { DEFAULT_WORDS, type EnvironmentWords } from './environment';
 import { instanceLine } from './scripted/planner';
 
 export const FINISH_TOOL: ToolDef = {
@@ -35,13 +36,13 @@ export const JAVASCRIPT_TOOL: ToolDef = {
 };
 
 /** One tool per primitive, from the shared doc generator. */
-export function primitiveTools(specs: PrimitiveSpec[]): ToolDef[] {
-  return toolsOfSpecs(specs);
+export function primitiveTools(specs: PrimitiveSpec[], words: EnvironmentWords = DEFAULT_WORDS): ToolDef[] {
+  return toolsOfSpecs(specs, words);
 }
 
 /** The code arm's API reference (JavaScript signatures), from the shared doc generator. */
-export function jsSignatures(specs: PrimitiveSpec[]): string {
-  return apiReference(specs);
+export function jsSignatures(specs: PrimitiveSpec[], words: EnvironmentWords = DEFAULT_WORDS): string {
+  return apiReference(specs, { words });
 }
 
 export interface PromptInput {
@@ -61,6 +62,8 @@ export interface PromptInput {
   /** Rich feedback (code arm): every cell's reply also carries the state and its primitive calls. */
   feedback?: Feedback;
   maxModelCalls?: number;
+  /** The environment's words for acting calls and its state. Default DEFAULT_WORDS. */
+  words?: EnvironmentWords;
 }
 
 export const NO_RENDERER_TEXT = 'No renderer is attached in this episode: no camera image can be taken, and primitives that render return available: false.';
@@ -72,19 +75,20 @@ function observationsText(p: PromptInput): string {
   const hasImage = p.specs.some((s) => s.name === 'image');
   const available = p.imagesAvailable ?? true;
   const cams = p.cameras.join(', ');
+  const w = p.words ?? DEFAULT_WORDS;
   const lines = ['# Observations'];
   if (p.arm === 'tools') {
     lines.push('Each tool call is answered with { ok: true, result } or, when it fails, { ok: false, error } naming the error type.');
-    if (available && p.imagesAfterMotion) lines.push(`After every call that moves the robot, the answer includes the robot state and is followed by images from the cameras (${cams}).`);
-    else lines.push('After every call that moves the robot, the answer includes the robot state.');
+    if (available && p.imagesAfterMotion) lines.push(`After ${w.actingCalls}, the answer includes ${w.state} and is followed by images from the cameras (${cams}).`);
+    else lines.push(`After ${w.actingCalls}, the answer includes ${w.state}.`);
     if (available && hasShow) lines.push('The image a call to `show` takes is attached after its answer.');
   } else {
     lines.push('Each cell is answered with what it printed and the value of its last expression, or the error that stopped it.');
-    if (p.feedback === 'rich') lines.push('Each answer also lists the robot state and the primitive calls the cell made.');
+    if (p.feedback === 'rich') lines.push(`Each answer also lists ${w.state} and the primitive calls the cell made.`);
     if (available && p.imagesOff && hasShow) lines.push('Images are turned off in this episode: no image is attached to the conversation, not even by `robo.show`.');
     else if (available && hasShow) {
       lines.push(`An image is attached to the conversation only when a cell calls \`robo.show\`, after the cell's answer; any other result${hasImage ? ', an image from `robo.image` included,' : ''} stays in the cell as data.`);
-      if (p.imagesAfterMotion) lines.push(`After a cell that moves the robot, images from the cameras (${cams}) are attached too.`);
+      if (p.imagesAfterMotion) lines.push(`After ${w.actingCell}, images from the cameras (${cams}) are attached too.`);
     }
   }
   if (!available && (hasShow || hasImage || p.cameras.length > 0)) lines.push(NO_RENDERER_TEXT);
@@ -104,7 +108,7 @@ export function systemPrompt(p: PromptInput): string {
   const intro = `You act in a simulated environment through a fixed set of primitives.${calls}`;
   const card = ['# Task', p.instruction, '', instanceLine(p.instance)].join('\n');
   const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm)];
-  if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs)].join('\n'));
+  if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs, p.words)].join('\n'));
   parts.push(card);
   return parts.join('\n\n');
 }

@@ -13,7 +13,7 @@ import { packageRoot } from '../../paths';
 import { Registry } from '../../primitives/registry';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import { cellOutcome } from '../cellOutcome';
-import type { CellOutcome, Environment, ToolOutcome } from '../environment';
+import type { CellOutcome, Environment, EnvironmentWords, ToolOutcome } from '../environment';
 import { createInventoryDb, dbStateHash, TODAY, WEEK_START_DAY } from './db';
 import { judgeReport, type Report } from './judge';
 import { InventoryClient, inventoryPrimitives } from './primitives';
@@ -21,6 +21,15 @@ import { InventoryService, serviceProfile, type ServiceState } from './service';
 import { getInventoryTask, INVENTORY_TASKS, inventoryInstance } from './tasks';
 
 export const INVENTORY_KIND = 'inventory';
+
+/** `report` is the one primitive that writes: the prompts call it changing the stored data. */
+export const INVENTORY_WORDS: EnvironmentWords = {
+  actsTag: '(stores a report)',
+  stillTag: '(reads only)',
+  actingCalls: 'every call that stores a report',
+  actingCell: 'a cell that stores a report',
+  state: 'the service state (connection, requests, faults, reports)',
+};
 
 export interface InventoryEnvironmentOptions {
   language?: CellLanguage;
@@ -120,7 +129,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
       }
     },
     observe: async () => [],
-    imagesAvailable: () => false,
+    words: INVENTORY_WORDS,
     preamble: inventoryPreamble,
     state: () => serviceSummary(service.state),
     judge,

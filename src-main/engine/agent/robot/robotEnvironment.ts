@@ -16,7 +16,9 @@ import type { CameraSource } from '../../primitives/world';
 import { attachCameraSource, type SavingCameraSource } from '../../render/simView';
 import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
 import { robotPreamble } from './preamble';
+import { cellOutcome } from '../cellOutcome';
 import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
+import { ROBOT_WORDS } from './words';
 
 export interface RobotEnvironmentOptions {
   cameraSource?: CameraSource | null;
@@ -46,19 +48,6 @@ const pngExtractor: ImageExtractor = (primitive, result, nextId) => {
 function packageVersion(name: string): string {
   const p = join(packageRoot(), 'node_modules', name, 'package.json');
   return existsSync(p) ? String((JSON.parse(readFileSync(p, 'utf8')) as { version?: unknown }).version ?? '?') : '?';
-}
-
-/** The model-facing text of a cell: what it printed, then its value, error or stop. */
-export function cellText(r: CellResult): string {
-  const parts: string[] = [];
-  if (r.stdout) parts.push(r.stdout.replace(/\n$/, ''));
-  if (r.stdoutTruncatedChars) parts.push(`[… ${r.stdoutTruncatedChars} more characters of output dropped]`);
-  if (r.value !== undefined) parts.push(`=> ${r.value}`);
-  if (r.error) parts.push(`Error: ${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}`);
-  if (r.stop) parts.push(r.stop.reason === 'episode-finished' ? `[episode finished: ${r.stop.message}]` : `[stopped: ${r.stop.message}]`);
-  if (r.namespaceLost) parts.push('[the cell namespace was reset: earlier variables are gone]');
-  if (r.images.length) parts.push(`[images attached: ${r.images.map((i) => i.caption ?? i.id).join(', ')}]`);
-  return parts.join('\n') || '(no output)';
 }
 
 /** The robot environment plus its world, for the studio's 3D view (the loop sees only Environment). */
@@ -105,6 +94,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   return {
     episodeWorld: ep,
     kind: 'mujoco',
+    words: ROBOT_WORDS,
     instance,
     instruction: ep.instruction,
     registry,
@@ -122,20 +112,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
         o.signal?.removeEventListener('abort', onAbort);
       }
       const images: Observation[] = r.images.flatMap((i) => (i.bytes && i.primitive === 'show' ? [{ label: i.caption ?? i.id, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
-      return {
-        ok: r.ok,
-        text: cellText(r),
-        images,
-        detail: {
-          stdout: r.stdout,
-          ...(r.value !== undefined ? { value: r.value } : {}),
-          ...(r.error ? { error: { type: r.error.type, message: r.error.message, ...(r.error.line ? { line: r.error.line } : {}) } } : {}),
-          ...(r.stop ? { stop: { reason: r.stop.reason, message: r.stop.message } } : {}),
-          audit: r.audit.map((a) => ({ rule: a.rule, message: a.message, line: a.line })),
-          refused: r.refused,
-          namespaceLost: r.namespaceLost,
-        },
-      };
+      return cellOutcome(r, images);
     },
     imagesAvailable: () => world.cameraSource !== null,
     preamble: () => robotPreamble(ep),
