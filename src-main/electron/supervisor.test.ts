@@ -8,7 +8,8 @@ import { EngineSupervisor, lastWords, type EngineChild, type RunningEngine } fro
 class FakeChild extends EventEmitter implements EngineChild {
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
-  readonly stdin = { end: vi.fn() };
+  readonly written: string[] = [];
+  readonly stdin = { end: vi.fn(), write: (line: string) => (this.written.push(line), true) };
   readonly signals: string[] = [];
   constructor(readonly pid: number, private readonly obeys: NodeJS.Signals[] = ['SIGTERM', 'SIGKILL']) {
     super();
@@ -61,6 +62,21 @@ describe('EngineSupervisor', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('writes lines (file grants) only to an engine that is ready, never to a dead one', async () => {
+    const { sup, children } = setup();
+    expect(sup.sendLine('early\n')).toBe(false);
+    sup.start();
+    expect(sup.sendLine('before ready\n')).toBe(false);
+    children[0].ready(4001);
+    await flush();
+    expect(sup.sendLine('grant\n')).toBe(true);
+    expect(children[0].written).toEqual(['grant\n']);
+    children[0].exit(1);
+    await flush();
+    expect(sup.sendLine('after death\n')).toBe(false);
+    await sup.stop();
   });
 
   it('starts the engine, reports running, and hands over port and token', async () => {
