@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ExperimentsView } from '../experiments/ExperimentsView';
 import { StudioView } from './StudioView';
 
 /**
@@ -15,4 +16,5 @@ export interface ViewEntry {
 
 export const VIEWS: ViewEntry[] = [
   { id: 'studio', label: 'Studio', title: 'Run, watch, step through, edit and replay single episodes', render: () => <StudioView /> },
+  { id: 'experiments', label: 'Experiments', title: 'Paired studies: both arms over tasks × seeds, with the statistics and the discordant pairs', render: () => <ExperimentsView /> },
 ];

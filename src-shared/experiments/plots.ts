@@ -23,7 +23,9 @@ function niceMax(v: number): number {
   return 10 * p;
 }
 
-const fmt = (v: number): string => (Math.abs(v) >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : Math.abs(v) >= 1e4 ? `${Math.round(v / 1e3)}k` : Math.abs(v) >= 1000 ? `${(v / 1e3).toFixed(1)}k` : Number.isInteger(v) ? String(v) : v.toFixed(v < 0.01 ? 4 : 2));
+const trim = (s: string): string => s.replace(/\.0+$/, '');
+const fmt = (v: number): string =>
+  Math.abs(v) >= 1e6 ? `${trim((v / 1e6).toFixed(2))}M` : Math.abs(v) >= 1000 ? `${trim((v / 1e3).toFixed(1))}k` : Number.isInteger(v) ? String(v) : v.toFixed(v < 0.01 ? 4 : 2);
 
 interface Frame {
   x(v: number): number;
@@ -150,8 +152,9 @@ export function costPerSolvedPlot(eps: EpisodesByArm): string {
   const solved = (arm: Arm) => eps[arm].filter((e) => e.success && e.costUsd !== null).map((e) => e.costUsd as number);
   const st = solved('tools');
   const sc = solved('code');
-  const yMax = niceMax(Math.max(0, ...st, ...sc));
-  const f = frame('Cost per solved episode (USD; bar = mean)', '', 'USD', 2, yMax > 0 ? yMax : 1, null, (v) => `$${v < 0.01 ? v.toFixed(4) : v.toFixed(2)}`);
+  const top = Math.max(0, ...st, ...sc);
+  const yMax = niceMax(top);
+  const f = frame('Cost per solved episode (USD; bar = mean)', '', 'USD', 2, yMax, null, (v) => `$${v === 0 ? '0' : v < 0.01 ? v.toFixed(4) : v.toFixed(2)}`);
   ([['tools', st], ['code', sc]] as const).forEach(([arm, xs], i) => {
     const cx = f.x(i + 0.5);
     f.parts.push(`<text x="${cx}" y="${H - M.bottom + 14}" text-anchor="middle" font-size="11">${arm} (${xs.length} solved)</text>`);
@@ -160,7 +163,7 @@ export function costPerSolvedPlot(eps: EpisodesByArm): string {
     f.parts.push(`<rect x="${cx - 40}" y="${f.y(m)}" width="80" height="${f.y(0) - f.y(m)}" fill="${ARM_COLORS[arm]}" fill-opacity="0.35"><title>mean $${m.toFixed(5)}</title></rect>`);
     xs.forEach((v, j) => f.parts.push(`<circle cx="${cx - 30 + ((j * 37) % 60)}" cy="${f.y(v)}" r="2.5" fill="${ARM_COLORS[arm]}"/>`));
   });
-  const note = st.length + sc.length === 0 ? 'no solved episode with a known price' : yMax === 0 ? 'every solved episode cost $0 (offline model or zero price)' : null;
+  const note = st.length + sc.length === 0 ? 'no solved episode with a known price' : top === 0 ? 'every solved episode cost $0 (an offline model, or a zero price)' : null;
   return svg('cost-per-solved', f.parts, note);
 }
 

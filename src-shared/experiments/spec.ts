@@ -137,3 +137,18 @@ export function failureEnding(r: Pick<ResultRecord, 'success' | 'finish' | 'sand
       return 'engine-error';
   }
 }
+
+/** "0-4", "0,2,5" or "0-2,7" to seeds, in the order given, each once. */
+export function parseSeeds(s: string): number[] {
+  const out: number[] = [];
+  for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) throw new Error(`seeds take ranges and lists such as 0-4 or 0,2,5; got "${s}"`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 100_000) throw new Error(`seed range ${part} is empty or too large`);
+    for (let i = a; i <= b; i++) if (!out.includes(i)) out.push(i);
+  }
+  if (!out.length) throw new Error('no seeds given');
+  return out;
+}

@@ -41,6 +41,11 @@ export const ExperimentListItem = z.object({
 });
 export type ExperimentListItem = z.infer<typeof ExperimentListItem>;
 
+const PairSide = z.object({ episodeId: z.string(), success: z.boolean(), ending: z.string().nullable(), llmCalls: z.number(), inputTokens: z.number(), costUsd: z.number().nullable() });
+/** One paired instance of the report: both arms' episodes, for the pairs table and the duel. */
+export const ExperimentPair = z.object({ pairId: z.string(), taskId: z.string(), family: z.string(), discordant: z.boolean(), tools: PairSide, code: PairSide });
+export type ExperimentPair = z.infer<typeof ExperimentPair>;
+
 export const ExperimentModelChoice = z.enum(['offline', 'endpoint']);
 
 export const experimentMethods = {
@@ -63,6 +68,7 @@ export const experimentMethods = {
     z.object({
       report: ExperimentReportSchema,
       plots: z.object({ 'cumulative-tokens': z.string(), 'calls-per-episode': z.string(), 'success-by-family': z.string(), 'cost-per-solved': z.string() }),
+      pairs: z.array(ExperimentPair),
       progress: ExperimentProgress.nullable(),
     }),
   ),

@@ -9,6 +9,7 @@ import {
   pairRecords,
   reportPlots,
   type EpisodeFigures,
+  type PairedUnit,
   type ExperimentReport,
   type ReportPlots,
   type ResultRecord,
@@ -31,6 +32,8 @@ export interface ExperimentReportBundle {
   plots: ReportPlots;
   records: ResultRecord[];
   figures: Map<string, EpisodeFigures>;
+  /** The paired units, tools as `a`, code as `b`. */
+  units: PairedUnit[];
 }
 
 export function experimentReport(folder: ExperimentFolder, o: ReportOptions = {}): ExperimentReportBundle {
@@ -59,8 +62,9 @@ export function experimentReport(folder: ExperimentFolder, o: ReportOptions = {}
     options: { bootstrapSeed: o.bootstrapSeed, resamples: o.resamples },
   };
   const report = buildExperimentReport(input);
-  const plots = reportPlots(report, episodesByArm(pairRecords(input).units));
-  return { report, plots, records, figures };
+  const { units } = pairRecords(input);
+  const plots = reportPlots(report, episodesByArm(units));
+  return { report, plots, records, figures, units };
 }
 
 const CSV_COLUMNS = ['task', 'variant', 'seed', 'repeat', 'arm', 'family', 'success', 'finish', 'ending', 'llm_calls', 'input_tokens', 'output_tokens', 'image_tokens', 'cost_usd', 'wall_ms', 'episode_id'] as const;

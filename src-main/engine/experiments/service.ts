@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExperimentSpecInput } from '../../../src-shared/experiments';
+import type { ExperimentSpecInput, PairedUnit } from '../../../src-shared/experiments';
 import type { EventFrame, ExperimentListItem, ParamsOf, ResultOf } from '../../../src-shared/protocol';
 import { RpcError, type Handlers } from '../server/rpc';
 import { runExperiment, type ExperimentProgress } from './coordinator';
@@ -148,8 +148,10 @@ export class ExperimentService {
     } catch (err) {
       throw new RpcError('invalid-argument', (err as Error).message);
     }
-    const { report, plots } = experimentReport(folder, { reprice: target, prices: this.endpoint.prices() });
-    return { report, plots, progress: this.active?.id === id ? this.active.progress : null };
+    const { report, plots, units } = experimentReport(folder, { reprice: target, prices: this.endpoint.prices() });
+    const side = (e: PairedUnit['a']) => ({ episodeId: e.episodeId, success: e.success, ending: e.ending, llmCalls: e.llmCalls, inputTokens: e.inputTokens, costUsd: e.costUsd });
+    const pairs = units.map((u) => ({ pairId: u.id, taskId: u.taskId, family: u.family, discordant: u.a.success !== u.b.success, tools: side(u.a), code: side(u.b) }));
+    return { report, plots, pairs, progress: this.active?.id === id ? this.active.progress : null };
   }
 
   async close(): Promise<void> {

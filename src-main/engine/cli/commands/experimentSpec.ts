@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Arm, CellLanguage, Feedback, ImagesPolicy, type AgentSettings } from '../../../../src-shared/episode';
-import type { ExperimentSpecInput } from '../../../../src-shared/experiments';
+import { parseSeeds, type ExperimentSpecInput } from '../../../../src-shared/experiments';
 import { DEFAULT_SETTINGS } from '../../agent/loop';
 import type { ExperimentCaps } from '../../experiments/coordinator';
 import type { EndpointLimits } from '../../experiments/limiter';
@@ -57,19 +57,12 @@ function oneOf<T extends string>(name: string, v: string | undefined, schema: { 
   return v as T;
 }
 
-/** "0-4", "0,2,5" or "0-2,7" to seeds. */
-export function parseSeeds(s: string): number[] {
-  const out: number[] = [];
-  for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!m) throw new UsageError(`--seeds takes ranges and lists such as 0-4 or 0,2,5; got "${s}"`);
-    const a = Number(m[1]);
-    const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a || b - a > 100_000) throw new UsageError(`--seeds range ${part} is empty or too large`);
-    for (let i = a; i <= b; i++) if (!out.includes(i)) out.push(i);
+export function parseSeedsArg(s: string): number[] {
+  try {
+    return parseSeeds(s);
+  } catch (err) {
+    throw new UsageError(`--seeds: ${(err as Error).message}`);
   }
-  if (!out.length) throw new UsageError('--seeds is empty');
-  return out;
 }
 
 export function readSpecFile(path: string): Record<string, unknown> {
@@ -114,7 +107,7 @@ export function specFromArgs(file: Record<string, unknown>, v: Values, defaultMo
     name: v.name ?? (file.name as string | null | undefined) ?? null,
     tasks: list(v.tasks) ?? (file.tasks as string[]),
     variants: list(v.variants) ?? (file.variants as string[] | undefined),
-    seeds: v.seeds !== undefined ? parseSeeds(v.seeds) : (file.seeds as number[]),
+    seeds: v.seeds !== undefined ? parseSeedsArg(v.seeds) : (file.seeds as number[]),
     arms: (arms as Arm[] | undefined) ?? (file.arms as Arm[] | undefined),
     repeats: num('repeats', v.repeats, { min: 1 }) ?? (file.repeats as number | undefined),
     model: { name: v.model ?? fileModel.name ?? defaultModel, baseUrl: v['base-url'] ?? fileModel.baseUrl ?? null },

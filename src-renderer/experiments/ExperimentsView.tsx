@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ExperimentListItem, ExperimentProgress } from '../../src-shared/protocol';
+import { useClient } from '../app/clientContext';
+import { useConnection } from '../store/connection';
+import { notify } from '../store/run';
+import { ExperimentDetail } from './ExperimentDetail';
+import { SpecForm } from './SpecForm';
+import './experiments.css';
+
+/** Paired studies over many episodes: the list, a spec form, and the selected one's progress and report. */
+export function ExperimentsView() {
+  const client = useClient();
+  const connected = useConnection((s) => s.state === 'open');
+  const [items, setItems] = useState<ExperimentListItem[]>([]);
+  const [root, setRoot] = useState('');
+  const [offlineModel, setOfflineModel] = useState('offline');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [progress, setProgress] = useState<Record<string, ExperimentProgress>>({});
+  const [reloadKey, setReloadKey] = useState(0);
+  const lastReload = useRef(0);
+
+  const refresh = useCallback(async () => {
+    try {
+      const r = await client.request('experiment/list', {});
+      setItems(r.experiments);
+      setRoot(r.root);
+      setOfflineModel(r.offlineModel);
+    } catch (err) {
+      notify('error', `could not list experiments: ${(err as Error).message}`);
+    }
+  }, [client]);
+
+  useEffect(() => {
+    if (!connected) return;
+    void refresh();
+    const offs = [
+      client.on('experiment/progressed', (e) => {
+        setProgress((p) => ({ ...p, [e.experimentId]: e.progress }));
+        // The report follows finished episodes, at most every few seconds.
+        if (e.progress.done !== 0 && Date.now() - lastReload.current > 3000) {
+          lastReload.current = Date.now();
+          setReloadKey((k) => k + 1);
+          void refresh();
+        }
+      }),
+      client.on('experiment/finished', (e) => {
+        notify(e.end === 'complete' ? 'info' : 'error', `experiment ${e.experimentId}: ${e.detail}`);
+        setReloadKey((k) => k + 1);
+        void refresh();
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [client, connected, refresh]);
+
+  const item = items.find((i) => i.id === selected) ?? null;
+  return (
+    <main className="experiments" data-testid="experiments-view">
+      <aside className="exp-list">
+        <div className="exp-list-header">
+          <h3>Experiments</h3>
+          <button className="primary" onClick={() => setCreating(true)} data-testid="exp-new">New</button>
+        </div>
+        {items.length === 0 && <p className="muted small">None yet under {root || 'the experiments folder'}. Start one here or with <code>robocell experiment run</code>.</p>}
+        {items.map((i) => (
+          <button key={i.id} className={`exp-item ${i.id === selected ? 'active' : ''}`} onClick={() => (setSelected(i.id), setCreating(false))} data-testid="exp-item" data-id={i.id}>
+            <b>{i.name ?? i.id}</b>
+            <span className="muted small">{i.model} · {i.recorded}/{i.planned} · {i.state}</span>
+            {i.error ? <span className="bad small">{i.error}</span> : <span className="small">tools {i.solved.tools.solved}/{i.solved.tools.done} · code {i.solved.code.solved}/{i.solved.code.done}</span>}
+          </button>
+        ))}
+      </aside>
+      <section className="exp-main">
+        {creating ? (
+          <SpecForm offlineModel={offlineModel} onCancel={() => setCreating(false)} onStarted={(id) => (setCreating(false), setSelected(id), void refresh())} />
+        ) : item ? (
+          <ExperimentDetail key={item.id} item={item} progress={progress[item.id] ?? null} reloadKey={reloadKey} />
+        ) : (
+          <div className="empty-state">Pick an experiment, or start a new one: both arms on the same instances, with paired statistics.</div>
+        )}
+      </section>
+    </main>
+  );
+}
