@@ -14,7 +14,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
     notify('info', `the Run form now holds ${meta.instance.taskId} · seed ${meta.instance.seed} · ${meta.arm} arm with this episode's budgets: press Run`);
   };
   return (
-    <div className="episode-title" data-testid="episode-title">
+    <div className="episode-title" data-testid="episode-title" data-episode-id={meta.id}>
       <span className="muted">Viewing</span>{' '}
       {name && <b>{name} · </b>}
       <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.arm} arm ·{' '}

@@ -92,7 +92,7 @@ export function StudioView() {
         )}
       </Pane>
       <Pane title="Timeline" className="area-timeline" testId="pane-timeline">
-        <Timeline calls={view?.calls ?? []} selected={selectedCall} onSelect={selectCall} verdict={view?.verdict ?? null} live={!!episode?.live} />
+        <Timeline calls={view?.calls ?? []} selected={selectedCall} onSelect={selectCall} verdict={view?.verdict ?? null} live={!!episode?.live} maxCalls={episode?.meta.settings.budgets.maxModelCalls ?? 1} />
       </Pane>
     </main>
   );

@@ -8,7 +8,7 @@ import { openEpisode } from './useEngineSync';
 const SEEN_KEY = 'robocell.demoShown';
 
 /**
- * First start: open the bundled example pair (made by the offline planner) in the duel view,
+ * First start: open the bundled example pair (made by the offline agent) in the duel view,
  * at the call where the code arm has finished and the tool-calling arm is still going. The Run
  * form takes the example's instance, so the header and the form name the same task.
  */
@@ -28,7 +28,8 @@ export function useDemo(client: EngineClient, openDuel: (left: string, right: st
     const tools = examples.find((e) => e.arm === 'tools' && code && e.instance.taskId === code.instance.taskId);
     if (!code || !tools) return;
     window.localStorage.setItem(SEEN_KEY, '1');
-    if (!useRunForm.getState().taskId) useRunForm.getState().set({ taskId: code.instance.taskId, variant: code.instance.variant, seed: code.instance.seed });
+    // First start: nothing was picked yet, so the form shows the example's instance.
+    useRunForm.getState().set({ taskId: code.instance.taskId, variant: code.instance.variant, seed: code.instance.seed });
     void openEpisode(client, code.id);
     openDuel(code.id, tools.id, Math.max(0, code.llmCalls - 1));
   }, [client, connected, library, openDuel]);

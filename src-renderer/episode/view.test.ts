@@ -44,3 +44,26 @@ describe('episode view (what the context, cells and timeline panels show)', () =
     expect(partial.calls.map((c) => [c.call, c.kind, c.cumulativeInputTokens])).toEqual(view.calls.map((c) => [c.call, c.kind, c.cumulativeInputTokens]));
   });
 });
+
+describe('episode view: calls in flight and unknown costs', () => {
+  it('a call whose reply came but whose action has not is in progress, not an error', () => {
+    const replyAt = events.findIndex((e) => e.type === 'model/reply');
+    const partial = buildEpisodeView(meta, events.slice(0, replyAt + 1));
+    expect(partial.calls.at(-1)?.kind).toBe('pending');
+    const whole = buildEpisodeView(meta, events);
+    expect(whole.calls[0].kind).not.toBe('pending');
+  });
+
+  it('a reply without a price makes the running cost unknown from there on, never $0', () => {
+    let first = true;
+    const unpriced = events.map((e) => {
+      if (e.type !== 'model/reply') return e;
+      const out = first ? { ...e, costUsd: 0.5 } : { ...e, costUsd: null };
+      first = false;
+      return out;
+    });
+    const v = buildEpisodeView(meta, unpriced);
+    expect(v.calls[0].cumulativeCostUsd).toBe(0.5);
+    expect(v.calls.slice(1).map((c) => c.cumulativeCostUsd)).toEqual(v.calls.slice(1).map(() => null));
+  });
+});

@@ -49,8 +49,8 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
       {intro && !introClosed && (
         <div className="intro" data-testid="intro">
           <div>
-            <b>Welcome to Robocell Studio.</b> This is a bundled example: the same task (<code>{inst.taskId}</code>, seed {inst.seed}) done twice by the
-            offline planner (no model endpoint, no cost) through the two interfaces the studio compares. On the left the <b>code arm</b> writes
+            <b>Welcome to Robocell Studio.</b> This is a bundled example: the same task (<code>{inst.taskId}</code>, seed {inst.seed}) done twice by{' '}
+            {views[0].meta.model.label} (offline: no model endpoint, no cost) through the two interfaces the studio compares. On the left the <b>code arm</b> writes
             cells against a <code>robo</code> object; on the right the <b>tool-calling arm</b> makes one primitive call per model call and gets
             camera images after every motion. Step both with ◀ ▶ (or ←/→) and watch the input tokens pile up in the chart below.
           </div>

@@ -16,10 +16,12 @@ const LEGEND: Array<{ kind: CallKind; label: string; title: string }> = [
 ];
 
 /**
- * One mark per model call, spread across the bar (a few calls do not crowd its left end); click, or
- * ←/→ and Home/End (app/shortcuts.ts), to move between calls. Long episodes scroll.
+ * One mark per model call across the whole bar; click, or ←/→ and Home/End (app/shortcuts.ts), to
+ * move between calls. A finished episode's marks share the bar (a few calls do not crowd its left
+ * end); a live one's are sized for its call budget, so they never move under the pointer as calls
+ * arrive. Past ~150 calls they keep a minimum width and scroll.
  */
-export function Timeline({ calls, selected, onSelect, verdict, live }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null; live: boolean }) {
+export function Timeline({ calls, selected, onSelect, verdict, live, maxCalls }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null; live: boolean; maxCalls: number }) {
   const marks = useRef<HTMLDivElement>(null);
   useEffect(() => {
     marks.current?.querySelector('.mark.selected')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -32,7 +34,7 @@ export function Timeline({ calls, selected, onSelect, verdict, live }: { calls: 
       <button onClick={() => onSelect(0)} disabled={selected <= 0} aria-label="first call" title="first call (Home)">⏮</button>
       <button onClick={() => onSelect(selected - 1)} disabled={selected <= 0} aria-label="previous call" title="previous call (←)">◀</button>
       <div className="marks-wrap">
-        <div className="marks" ref={marks} style={{ ['--calls' as string]: calls.length }}>
+        <div className={`marks ${live ? 'live' : 'spread'}`} ref={marks} style={{ ['--slots' as string]: live ? Math.max(calls.length, maxCalls) : calls.length }} data-testid="timeline-marks">
           {calls.map((c, i) => (
             <button
               key={c.call}
@@ -45,7 +47,7 @@ export function Timeline({ calls, selected, onSelect, verdict, live }: { calls: 
             />
           ))}
         </div>
-        <div className="timeline-axis muted small"><span>call 1</span><span>call {calls.length}</span></div>
+        <div className="timeline-axis muted small"><span>call 1</span><span>{live ? `budget: ${maxCalls} calls` : `call ${calls.length}`}</span></div>
       </div>
       <button onClick={() => onSelect(selected + 1)} disabled={selected >= calls.length - 1} aria-label="next call" title="next call (→)">▶</button>
       <button onClick={() => onSelect(calls.length - 1)} disabled={selected >= calls.length - 1} aria-label="last call" title="last call (End)">⏭</button>

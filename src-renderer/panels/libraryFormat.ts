@@ -25,15 +25,16 @@ export function exportFileName(e: Pick<EpisodeSummary, 'name' | 'instance' | 'ar
   return `${safe || 'episode'}.robocell.json`;
 }
 
-/** An import refusal in words: what the file is, and what to do; the detail stays in the tooltip. */
+/** An import refusal in words: what the file is, and what to do (the engine's detail is not shown raw). */
 export function friendlyImportError(fileName: string, message: string): string {
   const m = message.replace(/^invalid-argument:\s*/, '');
-  if (/invalid JSON|not valid JSON|Unexpected token|JSON/i.test(m) && /not an episode export: invalid JSON/i.test(m)) return `${fileName} is not a Robocell episode file (it is not JSON). Export one from the Library, then import that file.`;
-  if (/format/i.test(m) && /not an episode export/i.test(m)) return `${fileName} is JSON, but not a Robocell episode export. Export one from the Library, then import that file.`;
+  const line = /events line (\d+)/i.exec(m);
+  if (line) return `${fileName} is damaged: event ${line[1]} could not be read, so nothing was imported.`;
+  if (/not an episode export/i.test(m) && /not valid JSON|invalid JSON/i.test(m)) return `${fileName} is not a Robocell episode file (it is not JSON). Export one from the Library, then import that file.`;
+  if (/not an episode export/i.test(m) && /\bformat\b/i.test(m)) return `${fileName} is JSON, but not a Robocell episode export. Export one from the Library, then import that file.`;
   if (/newer than this robocell/i.test(m)) return `${fileName} was saved by a newer Robocell Studio; update the studio to open it.`;
-  if (/events line (\d+)/i.test(m)) return `${fileName} is damaged: event ${/events line (\d+)/i.exec(m)?.[1]} could not be read, so nothing was imported.`;
-  if (/file name not allowed|not allowed/i.test(m)) return `${fileName} carries files an episode may not contain; nothing was imported.`;
-  if (/too (big|large)|max|exceeds/i.test(m)) return `${fileName} is too large to import here.`;
-  if (/not an episode export/i.test(m)) return `${fileName} is not a complete Robocell episode export; nothing was imported.`;
-  return `${fileName} could not be imported: ${m}`;
+  if (/not allowed|bytes|signature/i.test(m)) return `${fileName} carries files an episode may not contain; nothing was imported.`;
+  if (/too (big|large)|exceeds|too_big/i.test(m)) return `${fileName} is too large to import here.`;
+  if (/not an episode export|meta\.json|schemaVersion/i.test(m)) return `${fileName} is not a complete Robocell episode export; nothing was imported.`;
+  return `${fileName} could not be imported (${m.slice(0, 160)}).`;
 }

@@ -35,7 +35,7 @@ export const useRunForm = create<RunFormStore>()(
       variant: '',
       seed: 0,
       arm: 'code',
-      model: 'scripted',
+      model: 'heuristic',
       settings: null,
       speed: 2,
       fromEpisode: null,
@@ -46,15 +46,21 @@ export const useRunForm = create<RunFormStore>()(
           variant: meta.instance.variant,
           seed: meta.instance.seed,
           arm: meta.arm,
-          model: meta.model.scripted ? 'scripted' : 'endpoint',
+          model: meta.model.scripted ? 'heuristic' : 'endpoint',
           settings: meta.settings,
           fromEpisode: meta.id,
         }),
     }),
     {
       name: RUN_FORM_KEY,
-      version: 1,
+      version: 2,
       storage: createJSONStorage(() => window.localStorage),
+      // v1 named the offline agent "scripted"; it is "heuristic" since.
+      migrate: (state, version) => {
+        const s = state as Omit<Partial<RunForm>, 'model'> & { model?: string };
+        if (version < 2 && s.model === 'scripted') s.model = 'heuristic';
+        return s as RunForm;
+      },
       partialize: ({ taskId, variant, seed, arm, model, settings, speed, fromEpisode }) => ({ taskId, variant, seed, arm, model, settings, speed, fromEpisode }),
     },
   ),

@@ -13,6 +13,9 @@ import { startTestServer, type TestServer } from '../../src-main/engine/agent/te
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { startEngineProcess, type RunningEngine } from '../helpers/engine';
 
+/** The outcome badge once the episode has ended (it reads "running" before). */
+const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
+
 const CALLS = 200;
 
 /** Polls `state` forever: a long, cheap episode (state is not a motion, so no images). */
@@ -69,7 +72,7 @@ describe('a 200-call live episode', () => {
     expect(marksMidRun).toBeLessThan(CALLS);
     await page.screenshot({ path: artifactPath('long-1-scrub-while-live.png') });
 
-    const verdict = page.getByTestId('verdict');
+    const verdict = page.locator(FINISHED);
     await verdict.waitFor({ timeout: 300_000 });
     await expect(verdict.getAttribute('data-finish')).resolves.toBe('budget-calls');
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(CALLS);

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { startEngineProcess, type RunningEngine } from '../helpers/engine';
 
+/** The outcome badge once the episode has ended (it reads "running" before). */
+const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
+
 describe('studio states', () => {
   let engine: RunningEngine;
   let browser: Browser;
@@ -79,7 +82,7 @@ describe('studio states', () => {
     await page.getByTestId('run-model').selectOption('endpoint');
     await page.getByTestId('run-start').click();
     await page.getByTestId('episode-title').filter({ hasText: 'gpt-4o-mini' }).waitFor({ timeout: 30_000 });
-    const verdict = page.getByTestId('verdict');
+    const verdict = page.locator(FINISHED);
     await verdict.waitFor({ timeout: 180_000 });
     await expect(verdict.getAttribute('data-finish')).resolves.toBe('model-error');
     await expect(verdict.textContent()).resolves.toBe('model error');

@@ -10,13 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { startEngineProcess, type RunningEngine } from '../helpers/engine';
 
+/** The outcome badge once the episode has ended (it reads "running" before). */
+const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
+
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`studio-${name}.png`) });
 
 async function runEpisode(page: Page, arm: 'code' | 'tools'): Promise<void> {
   await page.getByTestId('run-arm').selectOption(arm);
   await page.getByTestId('run-speed').selectOption('max');
   await page.getByTestId('run-start').click();
-  await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
+  await page.locator(FINISHED).waitFor({ timeout: 240_000 });
 }
 
 describe('studio walk-through', () => {
@@ -48,8 +51,8 @@ describe('studio walk-through', () => {
     await page.getByTestId('episode-title').getByText('live').waitFor();
     await page.getByTestId('action-card').first().waitFor({ timeout: 120_000 });
     await shot(page, '1-watch');
-    await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
-    await expect(page.getByTestId('verdict').textContent()).resolves.toBe('success');
+    await page.locator(FINISHED).waitFor({ timeout: 240_000 });
+    await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
     await expect(page.getByTestId('episode-title').textContent()).resolves.toContain('scripted');
     const marks = await page.getByTestId('timeline-mark').count();
     expect(marks).toBeGreaterThanOrEqual(2);
@@ -79,7 +82,7 @@ describe('studio walk-through', () => {
     await page.keyboard.insertText('\nconsole.log("edited by hand");');
     await card.getByTestId('replay-edited').click();
     await page.getByTestId('duel').waitFor({ timeout: 240_000 });
-    await expect(page.getByTestId('notice').textContent()).resolves.toMatch(/matching state hashes/);
+    await page.getByTestId('notice').filter({ hasText: /matching state hashes/ }).waitFor();
     await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
     await shot(page, '4-replay');
     await page.getByTestId('duel-close').click();
@@ -92,7 +95,7 @@ describe('studio walk-through', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.insertText('\nconsole.log("forked");');
     await card.getByTestId('replay-continue').click();
-    await page.getByTestId('verdict').waitFor({ timeout: 240_000 });
+    await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await page.getByTestId('cell-stdout').filter({ hasText: 'forked' }).first().waitFor();
     await page.getByTestId('tab-library').click();
     await page.getByTestId('episode-row').filter({ hasText: 'fork' }).first().waitFor();
@@ -100,9 +103,9 @@ describe('studio walk-through', () => {
   });
 
   it('duels the code arm against the tool-calling arm on the same instance', async () => {
-    await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+    await page.getByTestId('tab-run').click();
     await runEpisode(page, 'tools');
-    await expect(page.getByTestId('verdict').textContent()).resolves.toBe('success');
+    await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
     await page.getByTestId('tab-library').click();
     const rows = page.getByTestId('episode-row');
     const tools = rows.filter({ hasText: 'tools ·' }).first();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PrimitiveSpec } from '../primitives/types';
 import { parseInstanceLine } from './scripted/planner';
 import { jsSignatures, primitiveTools, systemPrompt } from './prompt';
+import { ROBOT_WORDS } from './robot/words';
 
 const specs: PrimitiveSpec[] = [
   {
@@ -31,7 +32,7 @@ describe('API reference generated from the registry', () => {
   });
 
   it('gives the code arm a JavaScript signature list', () => {
-    const text = jsSignatures(specs);
+    const text = jsSignatures(specs, ROBOT_WORDS);
     expect(text).toContain('robo.move_to(xyz: [x, y, z] metres, { tolM?: number (m) }?) → { reached: boolean }');
     expect(text).toContain('(moves the robot)');
     expect(text).toContain('robo.find(query: string)');

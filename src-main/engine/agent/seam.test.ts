@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ROBOT_WORDS = /\b(robots?|mujoco|mjcf|gripper|grasp\w*|tcp|panda|franka|end[- ]effector|joints?|fingertips?|sim(ulation)? steps?)\b/i;
+const ROBOT_WORDS = /\b(robots?|mujoco|mjcf|gripper|grasp\w*|tcp|panda|franka|end[- ]effector|joints?|fingertips?)\b/i;
 /** Folders and modules of the robot world: sim, robots, the robot task suite, the renderer, the robot environment. */
 const ROBOT_IMPORTS = /from '(\.\.\/(sim|robots|tasks|render)\/|\.\/robot\/|\.\.\/primitives\/(motion|robot|world|query)\b)/;
 const REGISTRY = 'environments.ts';

@@ -1,0 +1,236 @@
+/**
+ * Issue 17, points 6–8 in Chromium: Settings (prices, test connection, example base URLs, URL errors
+ * in words, notices that close), the timeline and charts (marks across the bar, worded legend, axes,
+ * a short line that shows, a duel legend that tells two same-arm episodes apart), and the Library and
+ * layout (rename, dates, export names, duplicate and bad imports, a real Import button, the Model
+ * select not cut off, a scratch cell at the selected moment shown in 3D).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, launchChromium } from '../helpers/browser';
+import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+
+const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
+const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`researcher-${name}.png`) });
+
+/** A minimal OpenAI-compatible endpoint that answers every chat request with "OK". */
+function startStubEndpoint(): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'not found' } }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'local-model', choices: [{ index: 0, message: { role: 'assistant', content: 'OK' }, finish_reason: 'stop' }], usage: { prompt_tokens: 12, completion_tokens: 1, total_tokens: 13 } }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })));
+}
+
+describe('settings, charts and the library as a researcher meets them', () => {
+  let engine: RunningEngine;
+  let browser: Browser;
+  let page: Page;
+  let stub: { server: Server; baseUrl: string };
+  let dir: string;
+  let ours = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rc-e2e-researcher2-'));
+    stub = await startStubEndpoint();
+    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    await page.goto(`${engine.url}&demo=0`);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+    stub?.server.close();
+  });
+
+  it('6: Settings explains a bad URL, offers example URLs, tests the connection and keeps prices', async () => {
+    await page.getByTestId('open-settings').click();
+    const url = page.getByTestId('settings-base-url');
+    await url.fill('localhost:11434/v1');
+    await expect(page.getByTestId('settings-url-error').textContent()).resolves.toMatch(/Add the scheme: http:\/\/localhost:11434\/v1/);
+    await page.getByTestId('settings-model').fill('local-model');
+    await page.getByTestId('settings-save').click();
+    const err = (await page.getByTestId('settings-error').textContent()) ?? '';
+    expect(err).toMatch(/scheme/);
+    expect(err).not.toMatch(/invalid_|Invalid URL|\(root\)/);
+    await page.getByTestId('base-url-examples').getByRole('button', { name: 'Ollama (local)' }).click();
+    await expect(url.inputValue()).resolves.toBe('http://localhost:11434/v1');
+
+    await url.fill('http://127.0.0.1:9/v1');
+    await page.getByTestId('settings-test').click();
+    const failed = page.locator('[data-testid="settings-test-result"][data-ok="false"]');
+    await failed.waitFor({ timeout: 30_000 });
+    await expect(failed.textContent()).resolves.toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+    await url.fill(stub.baseUrl);
+    await page.getByTestId('settings-test').click();
+    const ok = page.locator('[data-testid="settings-test-result"][data-ok="true"]');
+    await ok.waitFor({ timeout: 30_000 });
+    await expect(ok.textContent()).resolves.toMatch(/local-model answered in \d+ ms \("OK"\), 12 in \/ 1 out tokens/);
+
+    await expect(page.getByTestId('price-status').textContent()).resolves.toMatch(/local-model has no price/);
+    await page.getByTestId('price-add-current').click();
+    await page.getByTestId('price-row').first().getByTestId('price-inputPerMTokUsd').fill('1.5');
+    await page.getByTestId('price-row').first().getByTestId('price-outputPerMTokUsd').fill('6');
+    await expect(page.getByTestId('price-status').textContent()).resolves.toMatch(/\$1\.5 in .* \$6 out/);
+    await shot(page, '6a-settings');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    // Saved: the notice says so and closes with its ×; reopening shows the price kept.
+    const saved = page.getByTestId('notice').filter({ hasText: 'settings saved' });
+    await saved.waitFor();
+    await saved.getByTestId('notice-close').click();
+    await saved.waitFor({ state: 'detached' });
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByTestId('price-name').first().inputValue()).resolves.toBe('local-model');
+    await expect(page.getByTestId('price-row').first().getByTestId('price-inputPerMTokUsd').inputValue()).resolves.toBe('1.5');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    // The Model select holds the long endpoint label inside the narrow run column.
+    const select = await page.getByTestId('run-model').boundingBox();
+    const pane = await page.getByTestId('pane-run').boundingBox();
+    expect(select && pane && select.x + select.width <= pane.x + pane.width + 0.5).toBe(true);
+    await shot(page, '8a-model-select');
+  });
+
+  it('7: timeline marks span the bar with a worded legend; the token chart has axes', async () => {
+    await page.getByTestId('tab-library').click();
+    await page.getByTestId('episode-row').filter({ hasText: 'code ·' }).filter({ hasText: 'example' }).first().locator('.episode-main').click();
+    await page.getByTestId('timeline-mark').first().waitFor();
+    const bar = await page.getByTestId('timeline-marks').boundingBox();
+    const first = await page.getByTestId('timeline-mark').first().boundingBox();
+    const last = await page.getByTestId('timeline-mark').last().boundingBox();
+    expect(bar && first && last).toBeTruthy();
+    expect(last!.x + last!.width - first!.x).toBeGreaterThan(0.8 * bar!.width);
+    const legend = (await page.getByTestId('timeline-legend').textContent()) ?? '';
+    expect(legend).toMatch(/cell|tool call/);
+    expect(legend).toMatch(/last call/);
+    const chart = page.getByTestId('token-chart');
+    await chart.locator('canvas').waitFor();
+    await expect(chart.locator('.u-axis').count()).resolves.toBeGreaterThanOrEqual(2);
+    await expect(chart.textContent()).resolves.toMatch(/input tokens/);
+    await shot(page, '7a-timeline-chart');
+  });
+
+  it('7: the duel of two tool-calling episodes names them apart, and a short episode’s line shows', async () => {
+    await page.getByTestId('tab-run').click();
+    await page.getByTestId('run-arm').selectOption('tools');
+    await page.getByTestId('run-model').selectOption('heuristic');
+    await page.getByTestId('run-speed').selectOption('max');
+    const before = await page.getByTestId('episode-title').getAttribute('data-episode-id');
+    await page.getByTestId('run-start').click();
+    await page.locator(`[data-testid="episode-title"]:not([data-episode-id="${before}"])`).waitFor({ timeout: 60_000 });
+    await page.locator(FINISHED).waitFor({ timeout: 240_000 });
+    ours = (await page.getByTestId('episode-title').getAttribute('data-episode-id')) ?? '';
+    await page.getByTestId('tab-library').click();
+    const rows = page.getByTestId('episode-row').filter({ hasText: 'tools ·' });
+    await rows.nth(1).waitFor();
+    await rows.nth(0).getByTestId('duel-pick').check();
+    await rows.nth(1).getByTestId('duel-pick').check();
+    await page.getByTestId('duel-open').click();
+    await page.getByTestId('duel-plot').locator('canvas').waitFor();
+    const caption = (await page.getByTestId('duel-caption').textContent()) ?? '';
+    expect(caption).not.toMatch(/tools · tools/);
+    const labels = await page.getByTestId('duel-plot').locator('.u-legend .u-series .u-label').allTextContents();
+    const names = labels.filter((l) => l !== 'call');
+    expect(names).toHaveLength(2);
+    expect(names[0]).not.toBe(names[1]);
+    await shot(page, '7b-duel-same-arm');
+    await page.getByTestId('duel-close').click();
+
+    // The bundled pair: the code arm finishes in a few calls; its line (points included) is drawn.
+    const code = page.getByTestId('episode-row').filter({ hasText: 'code ·' }).filter({ hasText: 'example' }).first();
+    const tools = page.getByTestId('episode-row').filter({ hasText: 'tools ·' }).filter({ hasText: 'example' }).first();
+    await page.locator('.episode-row input[type=checkbox]:checked').evaluateAll((els) => els.forEach((e) => (e as HTMLInputElement).click()));
+    await code.getByTestId('duel-pick').check();
+    await tools.getByTestId('duel-pick').check();
+    await page.getByTestId('duel-open').click();
+    const canvas = page.getByTestId('duel-plot').locator('canvas');
+    await canvas.waitFor();
+    // Count pixels of the code arm's colour (#5aa9ff, first series) on the chart.
+    const bluePixels = await canvas.evaluate((c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x5a) < 24 && Math.abs(d[i + 1] - 0xa9) < 24 && Math.abs(d[i + 2] - 0xff) < 24) n++;
+      return n;
+    });
+    expect(bluePixels).toBeGreaterThan(20);
+    await shot(page, '7c-duel-short-line');
+    await page.getByTestId('duel-close').click();
+  });
+
+  it('8: rename starts from the shown name and keeps the task/seed line; rows have dates; exports are named', async () => {
+    await page.getByTestId('tab-library').click();
+    const row = page.locator(`[data-testid="episode-row"][data-episode-id="${ours}"]`);
+    const shown = (await row.getByTestId('row-name').textContent()) ?? '';
+    expect(shown).toMatch(/pp-cube-in-bowl · default · seed 0 · tools/);
+    await row.getByTestId('rename').click();
+    await expect(row.getByTestId('rename-input').inputValue()).resolves.toBe(shown);
+    await row.getByTestId('rename-input').fill('grasp retry study');
+    await row.getByTestId('rename-input').press('Enter');
+    await row.getByTestId('row-name').filter({ hasText: 'grasp retry study' }).waitFor();
+    await expect(row.getByTestId('row-detail').textContent()).resolves.toMatch(/pp-cube-in-bowl · default · seed 0 · tools/);
+    await expect(row.getByTestId('row-date').textContent()).resolves.toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^grasp-retry-study-\d{4}-\d\d-\d\d-\d\d-\d\d\.robocell\.json$/);
+    const exported = join(dir, download.suggestedFilename());
+    await download.saveAs(exported);
+    await shot(page, '8b-library-rename');
+
+    // Import is a button a keyboard reaches; the same file again adds nothing and says so.
+    const count = await page.getByTestId('episode-row').count();
+    await page.getByTestId('library-import-button').focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles(exported);
+    await page.getByTestId('notice').filter({ hasText: /already in the library as "grasp retry study"/ }).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('episode-row').count()).resolves.toBe(count);
+
+    // A file that is not an export, and one that is not JSON: said in words, no schema dump.
+    const notExport = join(dir, 'settings.json');
+    writeFileSync(notExport, JSON.stringify({ hello: 'world' }));
+    await page.getByTestId('library-import').setInputFiles(notExport);
+    const bad = page.getByTestId('notice').filter({ hasText: 'settings.json' });
+    await bad.waitFor({ timeout: 30_000 });
+    const badText = (await bad.textContent()) ?? '';
+    expect(badText).toMatch(/not a Robocell episode export/);
+    expect(badText).not.toMatch(/invalid_type|expected|\(root\)/);
+    const notJson = join(dir, 'notes.json');
+    writeFileSync(notJson, 'this is not json');
+    await page.getByTestId('library-import').setInputFiles(notJson);
+    await page.getByTestId('notice').filter({ hasText: /notes\.json is not a Robocell episode file/ }).waitFor({ timeout: 30_000 });
+    await shot(page, '8c-import-errors');
+    for (const close of await page.getByTestId('notice-close').all()) await close.click();
+    await expect(page.getByTestId('notice').count()).resolves.toBe(0);
+  });
+
+  it('8: a scratch cell runs at the selected moment and the 3D view shows where it left the robot', async () => {
+    await page.locator(`[data-testid="episode-row"][data-episode-id="${ours}"] .episode-main`).click();
+    await page.getByTestId('timeline-mark').nth(2).click();
+    await page.getByTestId('tab-scratch').click();
+    await expect(page.getByTestId('scratch-target').textContent()).resolves.toMatch(/after action \d+ \(the selected moment\)/);
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scene-scratch').waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('scratch-target').textContent()).resolves.toMatch(/ran on a scratch copy of the world from after action \d+/);
+    await expect(page.locator('[data-testid="scene-panel"][data-override="scratch"]').count()).resolves.toBe(1);
+    await shot(page, '8d-scratch-at-moment');
+    // Another moment shows the recording again.
+    await page.getByTestId('timeline-mark').nth(0).click();
+    await page.getByTestId('scene-scratch').waitFor({ state: 'detached' });
+    await page.getByTestId('tab-cells').click();
+  });
+});
