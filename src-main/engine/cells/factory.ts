@@ -1,5 +1,6 @@
 /** Picks the cell runtime for a language; everything above the cells layer calls this. */
 import type { CellLanguage, CellRuntime, CellRuntimeOptions } from './cellRuntime';
+import { PythonCellRuntime } from './python/runtime';
 import { JsCellRuntime } from './runtime';
 
 export interface CreateCellRuntimeOptions extends CellRuntimeOptions {
@@ -12,6 +13,8 @@ export async function createCellRuntime(opts: CreateCellRuntimeOptions): Promise
   switch (language) {
     case 'javascript':
       return JsCellRuntime.create(rest);
+    case 'python':
+      return PythonCellRuntime.create(rest);
     default:
       throw new RangeError(`unknown cell language ${JSON.stringify(language)} (javascript or python)`);
   }

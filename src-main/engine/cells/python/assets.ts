@@ -1,0 +1,119 @@
+/**
+ * Pyodide's files, prepared once per engine process for the isolates that run Python cells.
+ *
+ * Pyodide ships ES modules for browsers and Node; inside an isolated-vm isolate there is neither, so
+ * its "shell" runtime is used (picked when `read`/`load` exist, see isolatePrelude.ts) and the
+ * modules become plain scripts through a few text patches. The patches tie this file to one
+ * Pyodide version: `mustReplace` fails loudly when an anchor moves.
+ *
+ * The wasm is compiled once here and handed to every isolate (asynchronous compilation never settles
+ * inside an isolate), with its memory maximum rewritten: isolated-vm's `memoryLimit` covers the JS
+ * heap only, so the wasm cap is what stops a Python memory bomb.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import ivm from 'isolated-vm';
+
+const require = createRequire(import.meta.url);
+// Node's WebAssembly global (the ES2023 lib the engine compiles against does not declare it).
+const Wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
+
+/** The Pyodide release these patches were written against. */
+export const PYODIDE_VERSION = '314.0.7';
+
+export interface PyodideAssets {
+  version: string;
+  wasmMaxMb: number;
+  module: ivm.ExternalCopy<WebAssembly.Module>;
+  stdlib: ivm.ExternalCopy<ArrayBuffer>;
+  lockJson: string;
+  /** pyodide.asm.mjs as a script that defines `globalThis.__createPyodideModule`. */
+  asmScript: string;
+  /** pyodide.mjs as a script that defines `globalThis.__loadPyodide`. */
+  loaderScript: string;
+  prepMs: number;
+}
+
+export function pyodideDir(): string {
+  return dirname(require.resolve('pyodide/package.json'));
+}
+
+function mustReplace(src: string, from: string, to: string): string {
+  if (!src.includes(from)) throw new Error(`pyodide ${PYODIDE_VERSION} patch: anchor not found: ${from.slice(0, 60)}`);
+  return src.split(from).join(to);
+}
+
+/**
+ * Rewrites the maximum of the module's memory (section 5) in place. The new value is written as a
+ * LEB128 of the same byte length, so no offset in the module moves.
+ */
+export function capWasmMemory(bytes: Uint8Array, maxPages: number): Uint8Array {
+  let p = 8;
+  const leb = (): number => {
+    let r = 0;
+    let s = 0;
+    let c: number;
+    do {
+      c = bytes[p++];
+      r += (c & 0x7f) * 2 ** s;
+      s += 7;
+    } while (c & 0x80);
+    return r;
+  };
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const size = leb();
+    const start = p;
+    if (id === 5) {
+      leb(); // number of memories
+      const flags = bytes[p++];
+      if (!(flags & 1)) throw new Error('the wasm memory declares no maximum');
+      leb(); // initial pages
+      const at = p;
+      const oldMax = leb();
+      const len = p - at;
+      if (maxPages > oldMax) return bytes; // never raise the module's own limit
+      if (maxPages >= 2 ** (7 * len)) throw new Error('the memory cap does not fit the encoding');
+      for (let i = 0, v = maxPages; i < len; i++, v = Math.floor(v / 128)) bytes[at + i] = (v & 0x7f) | (i < len - 1 ? 0x80 : 0);
+      return bytes;
+    }
+    p = start + size;
+  }
+  throw new Error('the wasm module has no memory section');
+}
+
+const cache = new Map<number, PyodideAssets>();
+
+export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
+  const hit = cache.get(wasmMaxMb);
+  if (hit) return hit;
+  const t0 = performance.now();
+  const dir = pyodideDir();
+  const version = String((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown }).version);
+  if (version !== PYODIDE_VERSION) throw new Error(`Python cells need pyodide ${PYODIDE_VERSION}; node_modules has ${version}`);
+  const wasm = capWasmMemory(new Uint8Array(readFileSync(join(dir, 'pyodide.asm.wasm'))), wasmMaxMb * 16);
+  const module = new Wasm.Module(wasm);
+  const std = readFileSync(join(dir, 'python_stdlib.zip'));
+  let asm = readFileSync(join(dir, 'pyodide.asm.mjs'), 'utf8');
+  asm = mustReplace(asm, 'import.meta.url', '"file:///pyodide/pyodide.asm.mjs"');
+  asm = mustReplace(asm, 'export default _createPyodideModule;', 'globalThis.__createPyodideModule=_createPyodideModule;');
+  // The shell runtime's random source wants d8's os.system; the prelude's crypto shim serves instead.
+  asm = mustReplace(asm, 'var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);');
+  let loader = readFileSync(join(dir, 'pyodide.mjs'), 'utf8');
+  loader = mustReplace(loader, 'export{dt as loadPyodide,U as version}', 'globalThis.__loadPyodide=dt;');
+  loader = loader.replace(/\/\/# sourceMappingURL=.*$/m, '');
+  const assets: PyodideAssets = {
+    version,
+    wasmMaxMb,
+    module: new ivm.ExternalCopy(module),
+    stdlib: new ivm.ExternalCopy(std.buffer.slice(std.byteOffset, std.byteOffset + std.byteLength)),
+    lockJson: readFileSync(join(dir, 'pyodide-lock.json'), 'utf8'),
+    asmScript: `(function(){${asm}\n})();`,
+    loaderScript: `(function(){${loader}\n})();`,
+    prepMs: 0,
+  };
+  assets.prepMs = performance.now() - t0;
+  cache.set(wasmMaxMb, assets);
+  return assets;
+}

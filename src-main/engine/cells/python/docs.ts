@@ -1,0 +1,53 @@
+/**
+ * The primitive docs rendered for Python: the same registry and words as the JavaScript reference,
+ * as Python signatures (positional parameters, then keyword-only options, snake_case names, the
+ * result fields as the cell sees them: a dict with attribute access).
+ */
+import type { PrimitiveSpec } from '../../primitives/types';
+import type { SpecDoc } from '../specDocs';
+
+export function snakeCase(name: string): string {
+  return name.replace(/(?<=[a-z0-9])([A-Z])/g, (_m, c: string) => `_${c.toLowerCase()}`);
+}
+
+/** The TypeScript-ish type words of a ParamDoc in Python's terms. */
+export function pythonType(type: string): string {
+  return type
+    .replace(/\bboolean\b/g, 'bool')
+    .replace(/\bnumber\b/g, 'float')
+    .replace(/\bstring\b/g, 'str')
+    .replace(/\bnull\b/g, 'None')
+    .replace(/\btrue\b/g, 'True')
+    .replace(/\bfalse\b/g, 'False')
+    .replace(/\b([a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)\b/g, (m) => snakeCase(m));
+}
+
+export function pythonSignature(spec: PrimitiveSpec): string {
+  const params = spec.positional.map((p) => (p.optional ? `${snakeCase(p.name)}=None` : snakeCase(p.name)));
+  if (spec.options.length > 0) params.push('*', ...spec.options.map((o) => `${snakeCase(o.name)}=None`));
+  const ret = spec.returns.length ? ` -> dict(${spec.returns.map((r) => snakeCase(r.name)).join(', ')})` : '';
+  return `robo.${spec.name}(${params.join(', ')})${ret}`;
+}
+
+/** What `robo.help()` shows in a Python cell. */
+export function pythonSpecDocs(specs: PrimitiveSpec[]): (SpecDoc & Pick<PrimitiveSpec, 'positional' | 'options'>)[] {
+  return specs.map((spec) => {
+    const lines = [pythonSignature(spec), `    ${spec.summary}`];
+    for (const p of spec.positional) lines.push(`    ${snakeCase(p.name)}${p.optional ? ' (optional)' : ''}: ${pythonType(p.type)} — ${p.doc}`);
+    for (const o of spec.options) lines.push(`    ${snakeCase(o.name)} (keyword): ${pythonType(o.type)} — ${o.doc}`);
+    for (const r of spec.returns) lines.push(`    returns .${snakeCase(r.name)}: ${pythonType(r.type)} — ${r.doc}`);
+    for (const e of spec.errors ?? []) lines.push(`    raises ${e}`);
+    return { name: spec.name, summary: spec.summary, signature: pythonSignature(spec), doc: lines.join('\n'), positional: spec.positional, options: spec.options };
+  });
+}
+
+/** The code arm's API reference for Python episodes (the counterpart of `jsSignatures`). */
+export function pySignatures(specs: PrimitiveSpec[]): string {
+  return specs
+    .map((s) => {
+      const docs = [...s.positional.map((p) => `    ${snakeCase(p.name)}: ${pythonType(p.type)}. ${p.doc}`), ...s.options.map((o) => `    ${snakeCase(o.name)}: ${pythonType(o.type)}. ${o.doc}`)];
+      const rets = s.returns.map((r) => `    returns .${snakeCase(r.name)}: ${pythonType(r.type)}. ${r.doc}`);
+      return [pythonSignature(s), `    ${s.summary}${s.motion ? ' (moves the robot)' : ''}`, ...docs, ...rets].join('\n');
+    })
+    .join('\n');
+}

@@ -1,0 +1,120 @@
+/**
+ * Python start-up, hidden: one memory snapshot per process (made on first need, ~3–5 s) and a warm
+ * pool of started sandboxes per limit set, refilled in the background whenever one is taken. A
+ * Python episode's first cell then finds its sandbox ready; `prewarmPython()` lets the engine start
+ * the pool before anyone asks (e.g. when the studio or an experiment picks Python).
+ */
+import type ivm from 'isolated-vm';
+import { DEFAULT_PY_LIMITS, PySandbox, type PySandboxLimits } from './sandbox';
+
+const snapshots = new Map<number, Promise<ivm.ExternalCopy<ArrayBuffer>>>();
+
+function snapshotFor(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+  let p = snapshots.get(limits.wasmMaxMb);
+  if (!p) {
+    p = PySandbox.makeSnapshot(limits);
+    // A failed snapshot is retried by the next caller rather than cached.
+    p.catch(() => snapshots.delete(limits.wasmMaxMb));
+    snapshots.set(limits.wasmMaxMb, p);
+  }
+  return p;
+}
+
+export interface PoolStats {
+  /** Sandboxes handed out that were already started when asked for. */
+  warmHits: number;
+  /** Sandboxes that had to be started while the caller waited. */
+  coldStarts: number;
+}
+
+class SandboxPool {
+  private ready: PySandbox[] = [];
+  private filling: Promise<void> | null = null;
+  private closed = false;
+  readonly stats: PoolStats = { warmHits: 0, coldStarts: 0 };
+
+  constructor(
+    private readonly limits: PySandboxLimits,
+    private readonly size: number,
+  ) {}
+
+  async take(): Promise<PySandbox> {
+    this.closed = false;
+    for (;;) {
+      const sb = this.ready.shift();
+      if (!sb) break;
+      if (sb.alive) {
+        this.stats.warmHits++;
+        this.refill();
+        return sb;
+      }
+      sb.dispose();
+    }
+    // Nobody waits for a refill that is already under way: start our own next to it.
+    this.stats.coldStarts++;
+    const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
+    this.refill();
+    return sb;
+  }
+
+  refill(): Promise<void> {
+    if (this.closed || this.size <= 0) return Promise.resolve();
+    this.filling ??= (async () => {
+      try {
+        while (!this.closed && this.ready.length < this.size) {
+          const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
+          if (this.closed) sb.dispose();
+          else this.ready.push(sb);
+        }
+      } catch (err) {
+        process.stderr.write(`cells: could not pre-start a Python sandbox: ${err instanceof Error ? err.message : String(err)}\n`);
+      } finally {
+        this.filling = null;
+      }
+    })();
+    return this.filling;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.filling;
+    for (const sb of this.ready.splice(0)) sb.dispose();
+  }
+}
+
+const pools = new Map<string, SandboxPool>();
+/** Started sandboxes kept waiting per limit set; 0 disables the pool (every runtime starts cold from the snapshot). */
+export const POOL_SIZE = Math.max(0, Number.parseInt(process.env.ROBOCELL_PYTHON_POOL ?? '1', 10) || 0);
+
+function poolFor(limits: PySandboxLimits): SandboxPool {
+  const key = `${limits.memoryLimitMb}/${limits.wasmMaxMb}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new SandboxPool(limits, POOL_SIZE);
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+export function takeSandbox(limits: PySandboxLimits = DEFAULT_PY_LIMITS): Promise<PySandbox> {
+  return poolFor(limits).take();
+}
+
+/** Starts the snapshot and fills the pool in the background; resolves once the pool is full. */
+export function prewarmPython(limits: PySandboxLimits = DEFAULT_PY_LIMITS): Promise<void> {
+  return poolFor(limits).refill();
+}
+
+/** Starts a sandbox without the pool (benchmarks' cold figure); `fromSnapshot: false` boots Pyodide from scratch. */
+export async function startSandboxUnpooled(limits: PySandboxLimits = DEFAULT_PY_LIMITS, fromSnapshot = true): Promise<PySandbox> {
+  return PySandbox.start(limits, fromSnapshot ? await snapshotFor(limits) : null);
+}
+
+export function poolStats(limits: PySandboxLimits = DEFAULT_PY_LIMITS): PoolStats {
+  return { ...poolFor(limits).stats };
+}
+
+/** Disposes every pooled sandbox (tests, shutdown). Later takes start the pool again. */
+export async function closePythonPools(): Promise<void> {
+  await Promise.all([...pools.values()].map((p) => p.close()));
+}

@@ -1,0 +1,286 @@
+/**
+ * The Python cell runtime: Pyodide inside an isolated-vm isolate (sandbox.ts), `robo` bound to the
+ * episode's primitive registry through the same PrimitiveBridge as JavaScript cells, so both
+ * languages reach primitives, budgets and images by one path.
+ *
+ * Stops: the host records why (budget, episode finished, interrupt), releases the `robo` call in
+ * flight with the stop reply and raises SIGINT through the interrupt buffer; the driver makes that
+ * uncatchable (driver.ts). If the cell is still running STOP_GRACE_MS later (it defeated the
+ * mechanism, or sits in a long C call), the isolate is discarded: the result says so and the
+ * namespace is lost. The isolate's own timeout backs up the wall budget the same way. A memory
+ * bomb hits the wasm cap (MemoryError) or the isolate's heap limit; either way that runtime is
+ * replaced by a fresh one and the namespace is reported lost.
+ */
+import { newCellState, PrimitiveBridge, type CellState } from '../bridge';
+import { CellBusyError, mergeBudget, type CellRuntime, type CellRuntimeOptions, type RunCellOptions } from '../cellRuntime';
+import { stopErrorType } from '../runtime';
+import { DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from '../types';
+import { pythonSpecDocs } from './docs';
+import { takeSandbox } from './pool';
+import { DEFAULT_PY_LIMITS, type PySandbox, type PySandboxLimits } from './sandbox';
+
+/** How long a stopped cell may take to unwind before its isolate is discarded. */
+const STOP_GRACE_MS = 1_500;
+/** How long after the wall budget the isolate's own timeout fires. */
+const WALL_GRACE_MS = STOP_GRACE_MS + 500;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Past this share of the wasm cap, the interpreter is replaced after the cell (its memory never shrinks). */
+const WASM_RECYCLE_SHARE = 0.9;
+export const MAX_PY_CELL_CHARS = 200_000;
+
+interface DriverReply {
+  ok: boolean;
+  value?: string;
+  error?: CellError;
+  stopped: boolean;
+  memoryError: boolean;
+  fatal: boolean;
+  stdout: string;
+  dropped: number;
+}
+
+export class PythonCellRuntime implements CellRuntime {
+  readonly language = 'python' as const;
+  private sandbox: PySandbox | null = null;
+  private readonly bridge: PrimitiveBridge;
+  private readonly limits: PySandboxLimits;
+  private readonly specsJson: string;
+  private readonly limitsJson: string;
+  private cells = 0;
+  private busy = false;
+  private generation = 0;
+  private disposed = false;
+  private lostNamespace = false;
+  private currentRun: Promise<CellResult> | null = null;
+  private killTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cells whose sandbox the backstop discarded. */
+  private readonly killed = new WeakSet<CellState>();
+
+  private constructor(private readonly opts: CellRuntimeOptions) {
+    this.limits = { ...DEFAULT_PY_LIMITS, ...(opts.memoryLimitMb ? { memoryLimitMb: opts.memoryLimitMb } : {}) };
+    this.bridge = new PrimitiveBridge({
+      registry: opts.registry,
+      countSimSteps: opts.countSimSteps,
+      extractImages: opts.extractImages,
+      stopCell: (cell, stop) => this.stopCell(cell, stop),
+    });
+    const docs = pythonSpecDocs(this.bridge.specs()).map((d) => ({
+      ...d,
+      positional: d.positional.map((p) => ({ name: p.name, optional: p.optional === true })),
+      options: d.options.map((o) => ({ name: o.name })),
+    }));
+    this.specsJson = JSON.stringify(docs);
+    this.limitsJson = JSON.stringify({ max_output_chars: opts.maxOutputChars ?? 100_000, max_line_chars: 10_000, max_value_chars: opts.maxValueChars ?? 10_000 });
+  }
+
+  static async create(opts: CellRuntimeOptions): Promise<PythonCellRuntime> {
+    const rt = new PythonCellRuntime(opts);
+    await rt.ensureSandbox();
+    return rt;
+  }
+
+  get isolateGeneration(): number {
+    return this.generation;
+  }
+
+  get running(): boolean {
+    return this.busy;
+  }
+
+  get cellCount(): number {
+    return this.cells;
+  }
+
+  /** Milliseconds the current sandbox took to start (0 when it came warm from the pool is not implied). */
+  get sandboxStartMs(): number {
+    return this.sandbox?.startMs ?? 0;
+  }
+
+  private async ensureSandbox(): Promise<PySandbox> {
+    if (this.disposed) throw new Error('this cell runtime has been disposed');
+    if (this.sandbox?.alive) return this.sandbox;
+    this.discardSandbox();
+    const sb = await takeSandbox(this.limits);
+    if (this.disposed) {
+      sb.dispose();
+      throw new Error('this cell runtime has been disposed');
+    }
+    await sb.bind(
+      {
+        call: (name, argsJson) => this.bridge.handle(name, argsJson),
+        log: (level, text) => {
+          const cell = this.bridge.cell;
+          if (!cell || typeof text !== 'string') return;
+          cell.hooks.onOutput?.({ level: level === 'error' ? 'error' : 'log', text });
+        },
+      },
+      this.specsJson,
+      this.limitsJson,
+    );
+    this.sandbox = sb;
+    this.generation++;
+    return sb;
+  }
+
+  private discardSandbox(): void {
+    const sb = this.sandbox;
+    this.sandbox = null;
+    sb?.dispose();
+  }
+
+  private stopCell(cell: CellState, stop: CellStop): void {
+    if (cell.stop) return;
+    cell.stop = stop;
+    const sb = this.sandbox;
+    sb?.requestInterrupt();
+    cell.signalStopped();
+    // The backstop: a cell that does not unwind soon loses its interpreter.
+    clearTimeout(this.killTimer);
+    this.killTimer = setTimeout(() => {
+      if (this.bridge.cell === cell && sb && this.sandbox === sb) {
+        this.killed.add(cell);
+        sb.dispose();
+      }
+    }, STOP_GRACE_MS);
+  }
+
+  interrupt(message = 'cell interrupted by the user'): boolean {
+    const cell = this.bridge.cell;
+    if (!cell || !this.busy) return false;
+    this.stopCell(cell, { reason: 'interrupted', message });
+    return true;
+  }
+
+  async run(code: string, opts: RunCellOptions = {}): Promise<CellResult> {
+    if (this.busy) throw new CellBusyError('a cell is already running in this episode');
+    if (this.disposed) throw new Error('this cell runtime has been disposed');
+    this.busy = true;
+    const run = this.runInner(code, opts);
+    this.currentRun = run;
+    try {
+      return await run;
+    } finally {
+      this.busy = false;
+      this.currentRun = null;
+    }
+  }
+
+  private async runInner(code: string, opts: RunCellOptions): Promise<CellResult> {
+    if (typeof code !== 'string') throw new TypeError('cell code must be a string');
+    const index = ++this.cells;
+    const budget = mergeBudget(DEFAULT_CELL_BUDGET, this.opts.defaultBudget, opts.budget);
+    const started = performance.now();
+    const result: CellResult = { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: this.lostNamespace };
+    this.lostNamespace = false;
+    const finish = () => {
+      result.wallMs = performance.now() - started;
+      return result;
+    };
+    if (code.length > MAX_PY_CELL_CHARS) {
+      result.error = { type: 'SyntaxError', message: `cell is ${code.length} characters; the limit is ${MAX_PY_CELL_CHARS}` };
+      return finish();
+    }
+    const sb = await this.ensureSandbox();
+    const cell = newCellState(budget, opts.hooks ?? {});
+    this.bridge.cell = cell;
+    const wallMessage = `cell stopped: wall-time budget of ${budget.wallMs} ms used up`;
+    const timed = budget.wallMs <= MAX_TIMER_MS - WALL_GRACE_MS;
+    const wallTimer = timed ? setTimeout(() => this.stopCell(cell, { reason: 'wall-budget', message: wallMessage }), budget.wallMs) : undefined;
+    let reply: DriverReply | null = null;
+    let failure: unknown = null;
+    sb.clearInterrupt();
+    try {
+      reply = parseDriverReply(await sb.run(code, `<cell-${index}>`, timed ? budget.wallMs + WALL_GRACE_MS : undefined));
+    } catch (err) {
+      failure = err ?? new Error('terminated');
+    } finally {
+      clearTimeout(wallTimer);
+      clearTimeout(this.killTimer);
+      sb.clearInterrupt();
+    }
+    this.bridge.cell = null;
+    await this.bridge.settle();
+
+    // Did this cell cost the runtime its interpreter?
+    let lost: string | null = null;
+    if (this.killed.has(cell)) lost = `the cell did not stop within ${STOP_GRACE_MS} ms of being stopped, so its Python runtime was discarded`;
+    else if (!sb.alive) lost = sb.catastrophe ? `the Python sandbox failed (${sb.catastrophe})` : `the cell exceeded the ${this.limits.memoryLimitMb} MB heap limit of its sandbox`;
+    else if (failure !== null) lost = /timed out/i.test(errorText(failure)) ? 'the cell ran past its wall budget in code that cannot be interrupted, so its Python runtime was discarded' : `the Python runtime failed (${errorText(failure)})`;
+    else if (reply?.fatal) lost = reply.error?.message ?? 'the Python runtime failed';
+    else if (reply?.memoryError) lost = `the cell ran out of memory (the interpreter's cap is ${this.limits.wasmMaxMb} MB)`;
+    else if ((await sb.memoryBytes().catch(() => 0)) > WASM_RECYCLE_SHARE * this.limits.wasmMaxMb * 2 ** 20) lost = `the cell used over ${Math.round(WASM_RECYCLE_SHARE * 100)}% of the interpreter's ${this.limits.wasmMaxMb} MB, which is never given back`;
+
+    if (reply && !reply.fatal) {
+      result.stdout = reply.stdout;
+      result.stdoutTruncatedChars = reply.dropped;
+    }
+    const gone = 'every variable from earlier cells is gone';
+    if (cell.stop) {
+      result.stop = lost ? { ...cell.stop, message: `${cell.stop.message}; ${lost}, and ${gone}` } : cell.stop;
+      result.ok = cell.stop.reason === 'episode-finished';
+      if (!result.ok) result.error = { type: stopErrorType(cell.stop.reason), message: result.stop.message };
+    } else if (reply && !reply.fatal && failure === null) {
+      result.ok = reply.ok;
+      if (reply.ok) result.value = reply.value;
+      else if (reply.error) result.error = reply.error;
+      if (lost) result.stop = { reason: 'memory-limit', message: `${lost}; the runtime was replaced and ${gone}` };
+    } else {
+      const reason = lost && /memory|heap/.test(lost) ? 'memory-limit' : 'wall-budget';
+      result.stop = { reason, message: `${lost ?? 'the Python runtime failed'}; ${gone}` };
+      result.error = { type: stopErrorType(reason), message: result.stop.message };
+    }
+    if (lost) {
+      result.namespaceLost = true;
+      this.lostNamespace = true;
+      this.discardSandbox();
+      if (!this.disposed) void this.ensureSandbox().catch(() => undefined);
+    }
+    result.images = cell.images;
+    result.primitiveCalls = cell.calls;
+    result.simSteps = cell.simSteps;
+    return finish();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.bridge.cell) this.stopCell(this.bridge.cell, { reason: 'interrupted', message: 'the episode was closed' });
+    if (this.busy) {
+      // Closing the episode ends its interpreter at once; the cell's result says it was interrupted.
+      const cell = this.bridge.cell;
+      if (cell) this.killed.add(cell);
+      this.sandbox?.dispose();
+    }
+    await this.currentRun?.catch(() => undefined);
+    clearTimeout(this.killTimer);
+    this.discardSandbox();
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return err === null ? 'terminated' : String(err);
+}
+
+/** The driver's reply is built inside the sandbox, so it is read defensively. */
+function parseDriverReply(raw: unknown): DriverReply {
+  if (typeof raw !== 'string') throw new Error('the Python driver returned no result');
+  const v = JSON.parse(raw) as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  const int = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x > 0 ? x : undefined);
+  let error: CellError | undefined;
+  if (typeof v.error === 'object' && v.error !== null) {
+    const e = v.error as Record<string, unknown>;
+    error = { type: str(e.type) ?? 'Error', message: str(e.message) ?? '', line: int(e.line), column: int(e.column), stack: str(e.stack) };
+  }
+  return {
+    ok: v.ok === true,
+    value: str(v.value),
+    error,
+    stopped: v.stopped === true,
+    memoryError: v.memory_error === true,
+    fatal: v.fatal === true,
+    stdout: str(v.stdout) ?? '',
+    dropped: typeof v.dropped === 'number' ? v.dropped : 0,
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * One Python sandbox: an isolated-vm isolate running Pyodide, with no host handle reachable from
+ * inside (see isolatePrelude.ts). Start-up is ~3 s cold and ~0.3 s from a memory snapshot; the
+ * snapshot is made once per process, and the pool (pool.ts) keeps a started sandbox waiting.
+ *
+ * A sandbox starts unbound: its two host functions dispatch to whatever runtime binds it, so a
+ * pooled sandbox is ready before anyone knows which episode will take it.
+ */
+import ivm from 'isolated-vm';
+import { pyodideAssets } from './assets';
+import { DRIVER_PY, PREIMPORT_PY } from './driver';
+import { BOOT, SHIMS } from './isolatePrelude';
+
+export interface PySandboxLimits {
+  /** JS heap of the isolate (Pyodide's JS side and any JS a cell runs). */
+  memoryLimitMb: number;
+  /** Linear memory of the wasm interpreter: Python objects live here. */
+  wasmMaxMb: number;
+}
+
+export const DEFAULT_PY_LIMITS: PySandboxLimits = { memoryLimitMb: 256, wasmMaxMb: 512 };
+
+export interface SandboxBinding {
+  call(name: unknown, argsJson: unknown): Promise<string>;
+  log(level: unknown, text: unknown): void;
+}
+
+const BOOT_TIMEOUT_MS = 60_000;
+const SEED = 0x5eed;
+
+type Fn = ivm.Reference<(...args: never[]) => unknown>;
+
+interface Driver {
+  run: Fn;
+  install: Fn;
+  memoryBytes: Fn;
+}
+
+export class PySandbox {
+  binding: SandboxBinding | null = null;
+  catastrophe: string | undefined;
+  /** Milliseconds this sandbox took to start. */
+  startMs = 0;
+
+  private constructor(
+    readonly limits: PySandboxLimits,
+    readonly isolate: ivm.Isolate,
+    private readonly driver: Driver,
+    private readonly interrupt: Int32Array,
+    private readonly refs: ivm.Reference<unknown>[],
+  ) {}
+
+  get alive(): boolean {
+    return !this.isolate.isDisposed && this.catastrophe === undefined;
+  }
+
+  static async start(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
+    const t0 = performance.now();
+    const box: Box = { sb: null };
+    const isolate = new ivm.Isolate({
+      memoryLimit: Math.max(8, limits.memoryLimitMb),
+      onCatastrophicError: (message) => {
+        process.stderr.write(`cells: Python isolate failure: ${message}\n`);
+        box.crash = message;
+        if (box.sb) box.sb.catastrophe = message;
+      },
+    });
+    try {
+      const { driver, interrupt, refs } = await boot(isolate, limits, snapshot, box);
+      const sb = new PySandbox(limits, isolate, driver, interrupt, refs);
+      sb.catastrophe = box.crash;
+      box.sb = sb;
+      sb.startMs = performance.now() - t0;
+      return sb;
+    } catch (err) {
+      if (!isolate.isDisposed) isolate.dispose();
+      throw err;
+    }
+  }
+
+  /** Makes the memory snapshot new sandboxes start from (a few seconds, once per process). */
+  static async makeSnapshot(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+    const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, limits.memoryLimitMb) });
+    try {
+      const context = await isolate.createContext();
+      await runScripts(isolate, context, limits);
+      const intr = new SharedArrayBuffer(8);
+      const bytes = (await context.evalClosure(BOOT, [pyodideAssets(limits.wasmMaxMb).lockJson, null, true, null, null, new ivm.ExternalCopy(intr).copyInto(), '', PREIMPORT_PY], {
+        timeout: BOOT_TIMEOUT_MS,
+        result: { promise: true, copy: true },
+      })) as ArrayBuffer;
+      return new ivm.ExternalCopy(bytes);
+    } finally {
+      if (!isolate.isDisposed) isolate.dispose();
+    }
+  }
+
+  bind(binding: SandboxBinding, specsJson: string, limitsJson: string): Promise<unknown> {
+    this.binding = binding;
+    return this.driver.install.apply(undefined, [specsJson, limitsJson] as never[], { timeout: 5_000, result: { copy: true } });
+  }
+
+  /** Runs one cell; resolves with the driver's JSON. Rejects when the isolate was stopped or died. */
+  run(code: string, cellName: string, timeoutMs: number | undefined): Promise<string> {
+    return this.driver.run.apply(undefined, [code, cellName] as never[], { timeout: timeoutMs, result: { copy: true } }) as Promise<string>;
+  }
+
+  async memoryBytes(): Promise<number> {
+    return (await this.driver.memoryBytes.apply(undefined, [], { timeout: 1_000, result: { copy: true } })) as number;
+  }
+
+  /** Python raises SIGINT at its next check (the driver turns that into an uncatchable stop). */
+  requestInterrupt(): void {
+    Atomics.store(this.interrupt, 0, 2);
+  }
+
+  clearInterrupt(): void {
+    Atomics.store(this.interrupt, 0, 0);
+  }
+
+  dispose(): void {
+    this.binding = null;
+    for (const r of [...this.refs, this.driver.run, this.driver.install, this.driver.memoryBytes]) {
+      try {
+        r.release();
+      } catch {
+        // released with its isolate
+      }
+    }
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+}
+
+async function runScripts(isolate: ivm.Isolate, context: ivm.Context, limits: PySandboxLimits): Promise<void> {
+  const a = pyodideAssets(limits.wasmMaxMb);
+  await context.evalClosure(SHIMS, [a.stdlib.copyInto(), a.module.copyInto(), SEED], { timeout: BOOT_TIMEOUT_MS });
+  await (await isolate.compileScript(a.asmScript, { filename: 'pyodide.asm.js' })).run(context, { timeout: BOOT_TIMEOUT_MS });
+  await (await isolate.compileScript(a.loaderScript, { filename: 'pyodide.js' })).run(context, { timeout: BOOT_TIMEOUT_MS });
+}
+
+interface Box {
+  sb: PySandbox | null;
+  crash?: string;
+}
+
+async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null, box: Box) {
+  const context = await isolate.createContext();
+  await runScripts(isolate, context, limits);
+  const sabBuf = new SharedArrayBuffer(8);
+  const interrupt = new Int32Array(sabBuf);
+  const hostCall = new ivm.Reference(async (name: unknown, argsJson: unknown): Promise<string> => {
+    const b = box.sb?.binding;
+    return b ? b.call(name, argsJson) : 'e' + JSON.stringify({ type: 'Error', message: 'robo calls are only possible while a cell runs' });
+  });
+  const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
+    box.sb?.binding?.log(level, text);
+  });
+  const driverObj = (await context.evalClosure(
+    BOOT,
+    [pyodideAssets(limits.wasmMaxMb).lockJson, snapshot ? snapshot.copyInto() : null, false, hostCall, hostLog, new ivm.ExternalCopy(sabBuf).copyInto(), DRIVER_PY, ''],
+    { timeout: BOOT_TIMEOUT_MS, result: { promise: true, reference: true } },
+  )) as ivm.Reference<Record<string, unknown>>;
+  const get = async (k: string) => (await driverObj.get(k, { reference: true })) as Fn;
+  const driver: Driver = { run: await get('run'), install: await get('install'), memoryBytes: await get('memoryBytes') };
+  driverObj.release();
+  return { driver, interrupt, refs: [hostCall, hostLog] as ivm.Reference<unknown>[] };
+}
