@@ -118,9 +118,26 @@ export const defaultImageExtractor: ImageExtractor = (primitive, result, nextId)
   return { images: [], forCell: result };
 };
 
+/** Whether JSON.stringify needs the typed-array replacer: a replacer costs a callback per value, most of a cheap call. */
+function needsReplacer(v: unknown, depth: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (ArrayBuffer.isView(v)) return !(v instanceof DataView);
+  // deep values and toJSON results are left to the exact (slow) path
+  if (depth > 32 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (needsReplacer(v[i], depth + 1)) return true;
+    return false;
+  }
+  for (const k of Object.keys(v)) if (needsReplacer((v as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
+}
+
+const typedArraysAsArrays = (_k: string, v: unknown): unknown => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v);
+
 function toJsonForCell(value: unknown): string {
+  const v = value === undefined ? null : value;
   // Typed arrays (poses, joint vectors) become plain arrays in the cell.
-  const json = JSON.stringify(value === undefined ? null : value, (_k, v: unknown) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v));
+  const json = needsReplacer(v, 0) ? JSON.stringify(v, typedArraysAsArrays) : JSON.stringify(v);
   return json === undefined ? 'null' : json;
 }
 
