@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src-main/engine/tasks/prng';
 import { startEngineProcess, type RunningEngine } from '../helpers/engine';
 
 const MAX_REQUESTS = 3000;
@@ -76,20 +77,10 @@ class Pinger {
   }
 }
 
-/** mulberry32: the same sequence every run, so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function fuzzCases(token: string, seed: number): () => { label: string; bytes: Buffer } {
-  const r = rng(seed);
+  // Seeded: the same sequence every run, so a failure names a reproducible case.
+  const prng = new Rng(seed);
+  const r = () => prng.next();
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const randBytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'PATCH', 'get', 'G\0T', 'GET GET', '', 'X'.repeat(300)];
