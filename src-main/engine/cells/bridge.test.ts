@@ -68,3 +68,19 @@ describe('mergeBudget', () => {
     expect(() => mergeBudget({ wallMs: 10, simSteps: 20 }, { wallMs: -1 })).toThrow(/wallMs must be a positive number/);
   });
 });
+
+describe('PrimitiveBridge results', () => {
+  it('hands typed arrays (at any depth) to the cell as plain arrays, and plain results unchanged', async () => {
+    const { PrimitiveBridge, newCellState } = await import('./bridge');
+    const spec = (name: string): PrimitiveSpec => ({ name, summary: name, positional: [], options: [], returns: [], motion: false });
+    const results: Record<string, unknown> = {
+      typed: { q: new Float64Array([1, 2]), nested: [{ v: new Float32Array([0.5]) }], when: new Date(0) },
+      plain: { a: [1, { b: 'x' }], n: null },
+    };
+    const registry = { list: () => Object.keys(results).map(spec), get: (n: string) => ({ spec: spec(n), invoke: async () => results[n] }) };
+    const bridge = new PrimitiveBridge({ registry, stopCell: () => {} });
+    bridge.cell = newCellState({ wallMs: 1e9, simSteps: 1e9 }, {});
+    expect(await bridge.handle('typed', '[]')).toBe('v{"q":[1,2],"nested":[{"v":[0.5]}],"when":"1970-01-01T00:00:00.000Z"}');
+    expect(await bridge.handle('plain', '[]')).toBe('v{"a":[1,{"b":"x"}],"n":null}');
+  });
+});
