@@ -87,11 +87,18 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
       if (!url) return fail();
       if (url.pathname.startsWith('/episodes/')) {
         if (!tokensEqual(url.searchParams.get('token') ?? '', token)) return void res.writeHead(401, EPISODE_FILE_HEADERS).end();
-        let file: string | null = null;
+        let pathname: string;
         try {
-          file = opts.privateFiles?.(decodeURIComponent(url.pathname)) ?? null;
+          pathname = decodeURIComponent(url.pathname);
         } catch {
           return fail();
+        }
+        let file: string | null = null;
+        try {
+          file = opts.privateFiles?.(pathname) ?? null;
+        } catch {
+          // An unknown or malformed episode id: not found, like a missing file.
+          file = null;
         }
         return void serveFile(file, EPISODE_FILE_HEADERS['content-security-policy'], req, res).catch(fail);
       }
