@@ -78,6 +78,27 @@ describe('Sim', () => {
     }
   });
 
+  it('keeps the contact list until the state changes, and never for another data', async () => {
+    const sim = await load();
+    sim.step(400);
+    const a = sim.contacts();
+    expect(sim.contacts()).toBe(a);
+    sim.step(1);
+    const b = sim.contacts();
+    expect(b).not.toBe(a);
+    expect(b.length).toBeGreaterThan(0);
+    const snap = sim.snapshot();
+    sim.forward();
+    expect(sim.contacts()).not.toBe(b);
+    // a step outside Sim (time moves) is noticed too
+    sim.mj.mj_step(sim.model, sim.data);
+    const c = sim.contacts();
+    sim.restore(snap);
+    expect(sim.contacts()).not.toBe(c);
+    const scratch = sim.scratchData();
+    expect(sim.contacts(scratch)).not.toBe(sim.contacts(scratch));
+  });
+
   it('computes a site Jacobian that matches a finite difference', async () => {
     const sim = await load();
     const site = sim.requireId('site', 'top');

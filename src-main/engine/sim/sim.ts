@@ -108,6 +108,10 @@ export class Sim {
   private readonly objTypes: Record<ElementKind, number>;
   private disposed = false;
   private chunkedRunning = false;
+  /** Bumped by everything here that changes the state (steps, resets, forward, restore). */
+  private stateVersion = 0;
+  private contactCache: { version: number; time: number; list: readonly ContactInfo[] } | null = null;
+  private readonly idCache = new Map<ElementKind, Map<string, number>>();
 
   private constructor(
     readonly mj: MainModule,
@@ -166,9 +170,16 @@ export class Sim {
     }
   }
 
-  /** The id of a named element, or -1. */
+  /** The id of a named element, or -1 (cached: a name lookup through the binding costs a string conversion). */
   id(kind: ElementKind, name: string): number {
-    return this.mj.mj_name2id(this.model, this.objTypes[kind], name);
+    let byName = this.idCache.get(kind);
+    if (!byName) this.idCache.set(kind, (byName = new Map()));
+    let id = byName.get(name);
+    if (id === undefined) {
+      id = this.mj.mj_name2id(this.model, this.objTypes[kind], name);
+      byName.set(name, id);
+    }
+    return id;
   }
 
   /** The id of a named element; throws an error naming the element and listing the known ones. */
@@ -216,24 +227,28 @@ export class Sim {
   /** mj_resetData (the model's qpos0, zero velocities and ctrl) + mj_forward. */
   reset(): void {
     this.assertLive();
+    this.stateVersion++;
     this.mj.mj_resetData(this.model, this.data);
     this.mj.mj_forward(this.model, this.data);
   }
 
   resetToKeyframe(name: string): void {
     this.assertLive();
+    this.stateVersion++;
     this.mj.mj_resetDataKeyframe(this.model, this.data, this.requireId('key', name));
     this.mj.mj_forward(this.model, this.data);
   }
 
   forward(): void {
     this.assertLive();
+    this.stateVersion++;
     this.mj.mj_forward(this.model, this.data);
   }
 
   /** Steps as fast as possible; every registered controller runs before each mj_step. */
   step(n = 1): void {
     this.assertLive();
+    this.stateVersion++;
     const { mj, model, data } = this;
     const controllers = this.controllers;
     const nc = controllers.length;
@@ -317,6 +332,7 @@ export class Sim {
 
   restore(s: SimSnapshot): void {
     this.assertLive();
+    this.stateVersion++;
     const n = this.stateBuf.GetElementCount();
     if (s.state.length !== n) throw new Error(`restore: the snapshot has ${s.state.length} state values, this model needs ${n} (a snapshot of another model?)`);
     this.mj.mj_setState(this.model, this.data, s.state as unknown as number[], this.spec);
@@ -365,8 +381,19 @@ export class Sim {
     return this.jac;
   }
 
-  contacts(data: MjData = this.data): ContactInfo[] {
-    return readContacts(data);
+  /**
+   * The active contacts. For the main data the list is kept until the state changes (grasp checks,
+   * the judge and `state` ask several times per step, and each read copies MuJoCo's whole contact
+   * vector through the binding): treat it as read-only.
+   */
+  contacts(data: MjData = this.data): readonly ContactInfo[] {
+    if (data !== this.data) return readContacts(data);
+    const time = this.data.time;
+    const c = this.contactCache;
+    if (c && c.version === this.stateVersion && c.time === time) return c.list;
+    const list = readContacts(data);
+    this.contactCache = { version: this.stateVersion, time, list };
+    return list;
   }
 
   /** A second MjData for IK and look-ahead, created on first use, freed by dispose(). */
