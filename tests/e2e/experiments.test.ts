@@ -88,7 +88,7 @@ describe('experiments in the browser', () => {
       await expect(page.getByTestId('exp-paired').innerText()).resolves.toMatch(/discordant 2 \(code only 2, tools only 0\)/);
       const imgs = page.getByTestId('exp-plots').locator('img');
       await expect(imgs.count()).resolves.toBe(4);
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="exp-plots"] img')].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="exp-plots"] img')].every((i) => i.complete && i.naturalWidth > 0)`);
       await expect(page.getByTestId('exp-pair').count()).resolves.toBe(4);
       await page.screenshot({ path: artifactPath('experiments-1-report.png'), fullPage: true });
       await page.getByTestId('exp-discordant-only').check();
@@ -99,7 +99,7 @@ describe('experiments in the browser', () => {
       await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
       await page.getByTestId('duel-chart').waitFor();
       // Both episodes' scenes loaded from the experiment's folder (the library finds them by id).
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="duel-side"] [data-testid="scene-panel"]')].filter((p) => p.getAttribute('data-loaded')).length === 2, undefined, { timeout: 60_000 });
+      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="duel-side"] [data-testid="scene-panel"]')].filter((p) => p.getAttribute('data-loaded')).length === 2`, undefined, { timeout: 60_000 });
       await page.waitForTimeout(500);
       await page.screenshot({ path: artifactPath('experiments-2-duel.png') });
       await page.getByTestId('duel-close').click();
@@ -120,7 +120,7 @@ describe('experiments in the browser', () => {
       await page.getByTestId('exp-progress').waitFor({ timeout: 60_000 });
       await page.screenshot({ path: artifactPath('experiments-3-running.png') });
       await page.locator('[data-testid="exp-state"]', { hasText: 'complete' }).waitFor({ timeout: 180_000 });
-      await page.waitForFunction(() => document.querySelector('[data-testid="exp-success"]')?.textContent?.includes('2/2'));
+      await page.waitForFunction(`document.querySelector('[data-testid="exp-success"]')?.textContent?.includes('2/2')`);
       await expect(page.getByTestId('exp-pair').count()).resolves.toBe(2);
       expect(existsSync(join(experimentsDir, 'from-the-form', 'results.jsonl'))).toBe(true);
       expect(readFileSync(join(experimentsDir, 'from-the-form', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(4);

@@ -4,6 +4,7 @@
  */
 import { agentSuite } from './agent';
 import { cellsSuite } from './cells';
+import { experimentSuite } from './experiment';
 import { inventorySuite } from './inventory';
 import { renderSuite } from './render';
 import { simSuite } from './sim';
@@ -16,7 +17,7 @@ export interface BenchSuite {
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {

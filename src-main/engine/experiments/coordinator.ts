@@ -39,6 +39,8 @@ export interface ExperimentProgress {
 
 export interface FinishedEpisode {
   record: ResultRecord;
+  /** Resident memory of the process that ran it, after the episode. */
+  workerRssBytes: number | null;
   done: number;
   planned: number;
 }
@@ -174,7 +176,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     const ticker = setInterval(tick, 1000);
     ticker.unref();
 
-    const finish = (key: ExperimentKey, episodeDir: string): ResultRecord => {
+    const finish = (key: ExperimentKey, episodeDir: string, workerRssBytes: number | null): ResultRecord => {
       const id = folder.promote(episodeDir);
       const rec = recordFromEpisode(join(folder.episodesDir, id), key, id);
       if (!rec) throw new Error(`episode ${id} has no verdict`);
@@ -183,7 +185,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       ranNow++;
       solved[key.arm].done++;
       if (rec.success) solved[key.arm].solved++;
-      o.onEpisode?.({ record: rec, done, planned: planned.length });
+      o.onEpisode?.({ record: rec, workerRssBytes, done, planned: planned.length });
       return rec;
     };
 
@@ -213,7 +215,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
           inputTokens -= live.input;
           outputTokens -= live.output;
           if (costUsd !== null && live.cost !== null) costUsd -= live.cost;
-          const rec = finish(key, r.episodeDir);
+          const rec = finish(key, r.episodeDir, r.rssBytes ?? null);
           llmCalls += rec.totals.llmCalls;
           inputTokens += rec.totals.inputTokens;
           outputTokens += rec.totals.outputTokens;

@@ -28,6 +28,8 @@ export interface EpisodeJobResult {
   stopped: boolean;
   success: boolean;
   wallMs: number;
+  /** The running process's resident memory after the episode (a leak shows as growth per episode). */
+  rssBytes: number;
 }
 
 /** What a call costs, as soon as its reply is in: the runner's live totals and caps. */
@@ -90,8 +92,10 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
       },
     });
     writeKeyFile(out.dir, job.key);
-    return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs };
-  } finally {
     env.dispose();
+    return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs, rssBytes: process.memoryUsage().rss };
+  } catch (err) {
+    env.dispose();
+    throw err;
   }
 }

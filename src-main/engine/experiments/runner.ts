@@ -105,7 +105,7 @@ export class LocalProcessRunner implements EpisodeRunner {
         case 'done': {
           const b = w.busy;
           w.busy = null;
-          return b?.id === m.id ? b.resolve({ episodeDir: m.episodeDir, stopped: m.stopped, success: m.success, wallMs: m.wallMs }) : undefined;
+          return b?.id === m.id ? b.resolve({ episodeDir: m.episodeDir, stopped: m.stopped, success: m.success, wallMs: m.wallMs, rssBytes: m.rssBytes }) : undefined;
         }
         case 'failed': {
           const b = w.busy;

@@ -1,0 +1,80 @@
+/**
+ * The `experiment` suite: the experiment runner with the offline agent in real worker processes.
+ * Episodes per hour at --jobs 1 and --jobs 2 and the speed-up; the runner's overhead (experiment
+ * wall ÷ the sum of its episodes' walls at --jobs 1, target ≤ 1.05); and the worker's resident
+ * memory after 200 episodes against after 20 (flat = no leak per episode).
+ * ROBOCELL_BENCH_RENDER=0 runs without images; ROBOCELL_BENCH_EXP_LONG sets the long run's episodes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExperimentSpecInput } from '../../../src-shared/experiments';
+import { DEFAULT_SETTINGS } from '../agent/loop';
+import { runExperiment, type FinishedEpisode } from '../experiments/coordinator';
+import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
+import { sharedRenderer } from '../render/headless';
+import type { BenchSuite } from './main';
+import { reportTarget } from './targets';
+
+async function canRender(): Promise<boolean> {
+  if (process.env.ROBOCELL_BENCH_RENDER === '0') return false;
+  try {
+    await sharedRenderer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function timedRun(root: string, name: string, spec: ExperimentSpecInput, jobs: number, onEpisode?: (e: FinishedEpisode) => void) {
+  const { folder } = prepareExperiment({ ...spec, name }, join(root, name));
+  const t0 = performance.now();
+  const s = await runExperiment(folder, { jobs, onEpisode });
+  const wallMs = performance.now() - t0;
+  const records = folder.results().records;
+  const episodeWallMs = records.reduce((a, r) => a + r.totals.wallMs, 0);
+  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs, perHour: (records.length / wallMs) * 3_600_000 };
+}
+
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+export const experimentSuite: BenchSuite = {
+  name: 'experiment',
+  async run() {
+    process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
+    const render = await canRender();
+    const model = { name: defaultOfflineModel(), baseUrl: null };
+    const tasks = ['pp-cube-in-bowl', 'st-two-cubes', 'ar-open-drawer'];
+    const spec: ExperimentSpecInput = { tasks, seeds: [0, 1, 2, 3], arms: ['tools', 'code'], model, settings: { ...DEFAULT_SETTINGS, cameras: render ? DEFAULT_SETTINGS.cameras : [] } };
+    const root = mkdtempSync(join(tmpdir(), 'robocell-bench-exp-'));
+    try {
+      console.log(`offline agent "${model.name}", ${tasks.join(', ')} × seeds 0-3 × both arms (24 episodes), images ${render ? 'rendered (front + wrist)' : 'off'}; worker processes forked from the built CLI`);
+      const one = await timedRun(root, 'jobs1', spec, 1);
+      const two = await timedRun(root, 'jobs2', spec, 2);
+      const overhead = one.wallMs / one.episodeWallMs;
+      console.log('| jobs | episodes | solved | wall | Σ episode walls | episodes/hour |');
+      console.log('|---|---|---|---|---|---|');
+      for (const [j, r] of [[1, one], [2, two]] as const) console.log(`| ${j} | ${r.episodes} | ${r.solved} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.episodeWallMs / 1000).toFixed(1)} s | ${Math.round(r.perHour)} |`);
+      console.log(`speed-up jobs 2 ÷ jobs 1: ${(two.perHour / one.perHour).toFixed(2)}× (2 cores shared with everything else on this machine)`);
+      reportTarget({ name: 'experiment runner overhead', figure: `${(one.wallMs / 1000).toFixed(1)} s wall for ${(one.episodeWallMs / 1000).toFixed(1)} s of episodes at --jobs 1`, ratio: `${overhead.toFixed(3)}×`, target: '≤ 1.05×', met: overhead <= 1.05 });
+
+      // Memory: one worker process runs every episode of the long run (no images: the renderer's
+      // steady state is measured by the render suite), its RSS sampled after each.
+      const long = Number(process.env.ROBOCELL_BENCH_EXP_LONG ?? 200);
+      const seeds = Array.from({ length: Math.ceil(long / (tasks.length * 2)) }, (_, i) => i);
+      const rss: number[] = [];
+      const coordinatorRss: number[] = [];
+      const r = await timedRun(root, 'long', { ...spec, seeds, settings: { ...DEFAULT_SETTINGS, cameras: [] } }, 1, (e) => {
+        rss.push(e.workerRssBytes ?? NaN);
+        coordinatorRss.push(process.memoryUsage().rss);
+      });
+      const at = (xs: number[], n: number) => xs[Math.min(n, xs.length) - 1];
+      const ratio = at(rss, long) / at(rss, 20);
+      console.log(`long run: ${r.episodes} episodes in ${(r.wallMs / 1000).toFixed(0)} s (${Math.round(r.perHour)}/hour, no images)`);
+      console.log(`worker RSS after 20 episodes ${mib(at(rss, 20))}, after ${Math.min(long, rss.length)} ${mib(at(rss, long))}: ${ratio.toFixed(3)}×; coordinator RSS ${mib(at(coordinatorRss, 20))} → ${mib(at(coordinatorRss, long))}`);
+      reportTarget({ name: 'experiment worker RSS 200 vs 20 episodes', figure: `${mib(at(rss, 20))} → ${mib(at(rss, long))}`, ratio: `${ratio.toFixed(3)}×`, target: '≤ 1.10× (flat)', met: ratio <= 1.1 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+};
