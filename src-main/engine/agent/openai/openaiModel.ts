@@ -88,8 +88,9 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
   const maxToolCalls = opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   const limits = {
     maxReplyBytes: opts.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxReplyBytes,
-    // Without streaming the first byte comes after the whole reply is generated.
-    firstByteTimeoutMs: opts.firstByteTimeoutMs ?? (opts.stream === false ? (opts.requestTimeoutMs ?? 120_000) : DEFAULT_REPLY_LIMITS.firstByteTimeoutMs),
+    // A reasoning model may think for a long while before its first token (and a non-streamed reply
+    // arrives only once generated): by default as long as the request timeout.
+    firstByteTimeoutMs: opts.firstByteTimeoutMs ?? opts.requestTimeoutMs ?? DEFAULT_REPLY_LIMITS.firstByteTimeoutMs,
   };
   const stream = opts.stream ?? true;
   const maxRetries = opts.maxRetries ?? 4;

@@ -12,7 +12,7 @@ export interface ReplyLimits {
   firstByteTimeoutMs: number;
 }
 
-export const DEFAULT_REPLY_LIMITS: ReplyLimits = { maxReplyBytes: 32 * 1024 * 1024, firstByteTimeoutMs: 60_000 };
+export const DEFAULT_REPLY_LIMITS: ReplyLimits = { maxReplyBytes: 32 * 1024 * 1024, firstByteTimeoutMs: 120_000 };
 
 export class ReplyTooLargeError extends Error {
   override name = 'ReplyTooLargeError';
