@@ -78,13 +78,15 @@ export function toolsFor(arm: Arm, env: Environment): ToolDef[] {
  */
 export function initialContext(env: Environment, arm: Arm, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
   const tools = toolsFor(arm, env);
-  const imagesAfterMotion = arm === 'tools' ? settings.cameras.length > 0 : settings.images === 'on-motion' && settings.cameras.length > 0;
+  // An environment without cameras has no image to attach, whatever cameras the settings name.
+  const cameras = env.cameras.length > 0 ? settings.cameras : [];
+  const imagesAfterMotion = arm === 'tools' ? cameras.length > 0 : settings.images === 'on-motion' && cameras.length > 0;
   const system = systemPrompt({
     arm,
     instance: env.instance,
     instruction: env.instruction,
     specs: env.registry.list(),
-    cameras: settings.cameras,
+    cameras,
     imagesAfterMotion,
     imagesOff: arm === 'code' && settings.images === 'none',
     imagesAvailable: env.imagesAvailable?.() ?? true,

@@ -7,7 +7,10 @@ import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-s
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
 import { createModel } from '../agent/models';
-import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
+import type { Environment } from '../agent/environment';
+import { allTaskIds, environmentOfTask } from '../agent/environments';
+import type { RobotEnvironment } from '../agent/robot/robotEnvironment';
+import type { Sim } from '../sim/sim';
 import { RpcError } from '../server/rpc';
 import type { ConfigStore } from './config';
 import type { EpisodeLibrary } from './library';
@@ -42,9 +45,18 @@ export interface RunHost {
 }
 
 /** Builds the environment for a run; tests may substitute a lighter one. */
-export type RunEnvironmentFactory = (instance: InstanceRef) => Promise<RobotEnvironment>;
+export type RunEnvironmentFactory = (instance: InstanceRef) => Promise<Environment>;
 
-export const defaultRunEnvironment: RunEnvironmentFactory = (instance) => createRobotEnvironment(instance, { render: true });
+export const defaultRunEnvironment: RunEnvironmentFactory = (instance) => {
+  const entry = environmentOfTask(instance.taskId);
+  if (!entry) throw new RpcError('invalid-argument', `unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+  return entry.create(instance, { render: true });
+};
+
+/** The simulation behind a robot world (its pose stream and pacing); null for a world without one. */
+export function simOf(env: Environment): Sim | null {
+  return 'episodeWorld' in env ? (env as RobotEnvironment).episodeWorld.sim : null;
+}
 
 export class ActiveRun {
   readonly abort = new AbortController();
@@ -58,7 +70,7 @@ export class ActiveRun {
   episodeId = '';
 
   constructor(
-    readonly env: RobotEnvironment,
+    readonly env: Environment,
     readonly pacer: Pacer,
     private readonly onState: (s: RunState, error: string | null) => void,
   ) {}
@@ -147,7 +159,8 @@ export class RunManager {
       o.speed,
       (contacts) => run.episodeId && this.host.broadcast({ type: 'scene/contacts-updated', episodeId: run.episodeId, contacts }),
     );
-    env.episodeWorld.sim.setChunkHook(pacer.hook);
+    const sim = simOf(env);
+    sim?.setChunkHook(pacer.hook);
     const run: ActiveRun = new ActiveRun(env, pacer, (s, error) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error }));
     this.active = run;
     let started: () => void = () => undefined;
@@ -169,7 +182,7 @@ export class RunManager {
       },
       onEvent: (event) => {
         if (event.type === 'model/request') run.currentCall = event.call;
-        if (event.type === 'action') pacer.stream(env.episodeWorld.sim);
+        if (event.type === 'action' && sim) pacer.stream(sim);
         o.onEvent?.(event);
         this.host.broadcast({ type: 'run/event', episodeId: run.episodeId, event });
       },
@@ -195,7 +208,7 @@ export class RunManager {
     {
       run.setState(state, error);
       this.library.live.delete(run.episodeId);
-      run.env.episodeWorld.sim.setChunkHook(null);
+      simOf(run.env)?.setChunkHook(null);
       run.env.dispose();
     }
     if (this.active === run) this.active = null;

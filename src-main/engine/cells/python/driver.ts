@@ -57,7 +57,7 @@ class CellStopped(BaseException):
 PrimitiveError.__module__ = RoboError.__module__ = CellStopped.__module__ = 'robo'
 
 # ---- stops ----------------------------------------------------------------------------------------
-_stop = {'on': False, 'tool': None}
+_stop = {'on': False, 'tool': None, 'cell': False}
 
 
 def _raise_stop(code, *rest):
@@ -100,6 +100,9 @@ def _leave_stop():
 
 
 def _on_sigint(signum, frame):
+    # A SIGINT that lands after the cell's code has returned (the host raced its end) is dropped.
+    if not _stop['cell']:
+        return
     _enter_stop()
     raise CellStopped('the host stopped this cell')
 
@@ -358,13 +361,16 @@ def run_cell(code, cell_name):
         linecache.cache[cell_name] = (len(code), None, code.splitlines(True), cell_name)
         body = compile(tree, cell_name, 'exec')
         tail = compile(last, cell_name, 'eval') if last is not None else None
+        _stop['cell'] = True
         exec(body, NS)
         if tail is not None:
             value = eval(tail, NS)
             if value is not None:
                 NS['_'] = value
                 res['value'] = _value_text(value)
+        _stop['cell'] = False
     except BaseException as e:
+        _stop['cell'] = False
         stopped = _leave_stop()
         res['ok'] = False
         if stopped or isinstance(e, CellStopped):
@@ -374,7 +380,9 @@ def run_cell(code, cell_name):
             res['error'] = _describe(e, cell_name)
         e.__traceback__ = None
         del e
-    _leave_stop()
+    _stop['cell'] = False
+    if _leave_stop():
+        res['ok'], res['stopped'] = False, True
     res['stdout'], res['dropped'] = _out.take()
     return _dumps(res)
 

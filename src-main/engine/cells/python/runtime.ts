@@ -96,9 +96,19 @@ export class PythonCellRuntime implements CellRuntime {
     return this.sandbox?.startMs ?? 0;
   }
 
-  private async ensureSandbox(): Promise<PySandbox> {
-    if (this.disposed) throw new Error('this cell runtime has been disposed');
-    if (this.sandbox?.alive) return this.sandbox;
+  private starting: Promise<PySandbox> | null = null;
+
+  /** The bound sandbox, started (or taken from the pool) once however many callers ask at a time. */
+  private ensureSandbox(): Promise<PySandbox> {
+    if (this.disposed) return Promise.reject(new Error('this cell runtime has been disposed'));
+    if (this.sandbox?.alive) return Promise.resolve(this.sandbox);
+    this.starting ??= this.startSandbox().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async startSandbox(): Promise<PySandbox> {
     this.discardSandbox();
     const sb = await takeSandbox(this.limits);
     if (this.disposed) {
