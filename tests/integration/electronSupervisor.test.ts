@@ -1,16 +1,34 @@
 // The shell's supervisor against the real engine process: everything main.ts does except Electron.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineStatus } from '../../src-shared/electronBridge';
 import { buildEngineSpawn, createToken, engineUrls } from '../../src-main/electron/engineSpawn';
 import { findNode } from '../../src-main/electron/findNode';
+import { grantFiles } from '../../src-main/electron/grants';
 import { RestartPolicy } from '../../src-main/electron/restartPolicy';
 import { EngineSupervisor, type RunningEngine } from '../../src-main/electron/supervisor';
 
 const root = join(import.meta.dirname, '..', '..');
+
+/** One request over a fresh socket; resolves with the reply or error frame. */
+function request(url: string, frame: Record<string, unknown>): Promise<{ type: string; message?: string; result?: unknown }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.on('message', (data) => {
+      const f = JSON.parse(String(data)) as { type: string; id?: number };
+      if (f.type === 'server/hello') return void ws.send(JSON.stringify({ ...frame, id: 1 }));
+      if (f.id === 1) {
+        resolve(f);
+        ws.close();
+      }
+    });
+    ws.once('error', reject);
+  });
+}
 
 /** The first frame the engine sends, or the HTTP status it refused the upgrade with. */
 function firstFrame(url: string): Promise<{ type?: string } | { refused: number }> {
@@ -83,6 +101,22 @@ describe('EngineSupervisor with the real engine', () => {
     const { wsUrl } = engineUrls(first.port, first.token);
     await expect(firstFrame(`${wsUrl}?token=${first.token}`)).resolves.toMatchObject({ type: 'server/hello' });
     await expect(firstFrame(`${wsUrl}?token=${createToken()}`)).resolves.toEqual({ refused: 401 });
+  });
+
+  it('grants the engine a dialog-chosen file over its stdin; the page holds only the id (issue 16)', async () => {
+    const { port, token } = readies[0];
+    const { wsUrl } = engineUrls(port, token);
+    const file = join(mkdtempSync(join(tmpdir(), 'rc-shell-grant-')), 'notes.json');
+    writeFileSync(file, 'root:x:0:0:not an export\n');
+    const [grant] = grantFiles([file], 'read', (line) => sup.sendLine(line));
+    expect(grant.name).toBe('notes.json');
+    // The engine read the granted file (and refused it as not an export, without quoting it).
+    const r = await request(`${wsUrl}?token=${token}`, { type: 'episode/import-file', grantId: grant.grantId });
+    expect(r).toMatchObject({ type: 'error', message: expect.stringMatching(/not an episode export/) });
+    expect(r.message).not.toContain('root:x');
+    // Used up; and a path or an id the shell never granted gets nothing.
+    await expect(request(`${wsUrl}?token=${token}`, { type: 'episode/import-file', grantId: grant.grantId })).resolves.toMatchObject({ message: expect.stringMatching(/unknown, used or expired/) });
+    await expect(request(`${wsUrl}?token=${token}`, { type: 'episode/import-file', path: file })).resolves.toMatchObject({ type: 'error' });
   });
 
   it('restarts a killed engine on a new port with a new token', async () => {
