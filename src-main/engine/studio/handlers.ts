@@ -2,7 +2,8 @@
 import type { Handlers } from '../server/rpc';
 import { RpcError } from '../server/rpc';
 import { DEFAULT_SETTINGS } from '../agent/loop';
-import { TASKS } from '../tasks/registry';
+import { ENVIRONMENT_ENTRIES } from '../agent/environments';
+import type { RobotEnvironment } from '../agent/robot/robotEnvironment';
 import type { ConfigStore } from './config';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
@@ -30,7 +31,7 @@ const CAMERAS = ['front', 'top', 'side', 'wrist'];
 export function studioHandlers(s: StudioServices): Handlers {
   return {
     'catalog/get': () => ({
-      tasks: TASKS.map((t) => ({ id: t.id, family: t.family, title: t.id.replace(/[-_]/g, ' '), instruction: t.instruction, variants: t.variants.map((v) => v.id), bimanual: t.robot === 'bimanual' })),
+      tasks: ENVIRONMENT_ENTRIES.flatMap((e) => e.tasks().map((t) => ({ id: t.id, family: t.family, title: t.id.replace(/[-_]/g, ' '), instruction: t.instruction, variants: t.variants.map((v) => v.id), bimanual: t.detail === 'bimanual' }))),
       defaults: DEFAULT_SETTINGS,
       cameras: CAMERAS,
     }),
@@ -65,8 +66,8 @@ export function studioHandlers(s: StudioServices): Handlers {
     'run/speed': ({ episodeId, speed }) => ({ speed: s.runs.setSpeed(episodeId, speed) }),
     'scene/get': async ({ episodeId }) => {
       const live = s.runs.current;
-      if (live && live.episodeId === episodeId) {
-        const world = live.env.episodeWorld;
+      if (live && live.episodeId === episodeId && 'episodeWorld' in live.env) {
+        const world = (live.env as RobotEnvironment).episodeWorld;
         return { description: describe(world), labels: sceneLabels(world), frame: sceneFrame(world.sim) };
       }
       return s.viewer.scene(episodeId);

@@ -50,10 +50,13 @@ export class ScratchCells {
       let fromAction: number | null = null;
       if (live && live.episodeId === episodeId) {
         if (live.state !== 'paused') throw new RpcError('busy', 'pause the run before running a scratch cell against its robot');
-        env = live.env;
+        // Scratch cells restore and report a robot's pose; another environment has none to show.
+        if (!('episodeWorld' in live.env)) throw new RpcError('invalid-argument', `scratch cells need a robot world; this run's environment is "${live.env.kind}"`);
+        env = live.env as RobotEnvironment;
         target = 'live-run';
       } else {
         const ep = this.library.open(episodeId);
+        if (ep.meta.environment !== 'mujoco') throw new RpcError('invalid-argument', `scratch cells need a robot world; this episode's environment is "${ep.meta.environment}"`);
         const { instance } = ep.meta;
         const key = `${instance.taskId}/${instance.variant}/${instance.seed}`;
         if (this.world?.key !== key) {
