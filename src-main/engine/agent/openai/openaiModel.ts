@@ -89,8 +89,8 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
   const limits = {
     maxReplyBytes: opts.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxReplyBytes,
     // A reasoning model may think for a long while before its first token (and a non-streamed reply
-    // arrives only once generated): by default as long as the request timeout.
-    firstByteTimeoutMs: opts.firstByteTimeoutMs ?? opts.requestTimeoutMs ?? DEFAULT_REPLY_LIMITS.firstByteTimeoutMs,
+    // arrives only once generated). A server silent before its headers meets the request timeout.
+    firstByteTimeoutMs: opts.firstByteTimeoutMs ?? DEFAULT_REPLY_LIMITS.firstByteTimeoutMs,
   };
   const stream = opts.stream ?? true;
   const maxRetries = opts.maxRetries ?? 4;
