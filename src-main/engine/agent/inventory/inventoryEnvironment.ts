@@ -93,6 +93,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
     const c = cells;
     cells = null;
     await c?.dispose();
+    client.close();
     await service.close();
     db.close();
   })());

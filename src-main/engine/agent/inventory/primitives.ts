@@ -4,6 +4,7 @@
  * A failed request is a PrimitiveError whose message starts with the HTTP status ("429 Too Many
  * Requests: … (Retry-After: 1 s)"), so a cell can branch on it and a tool-calling model reads it.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { z } from 'zod';
 import type { PrimitiveDef } from '../../primitives/registry';
 import { ARGUMENT_ERROR, PrimitiveError, type ParamDoc, type PrimitiveSpec } from '../../primitives/types';
@@ -17,36 +18,57 @@ const CONNECTION_ERRORS = [
   'PrimitiveError: "429 Too Many Requests: … (Retry-After: N s)" when the service is rate limiting: wait(N) before the next request.',
 ];
 
+/**
+ * The service's client. Its own keep-alive agent: a connection pool shared across episodes could
+ * hand a request a socket to an earlier episode's server that once listened on the same port.
+ */
 export class InventoryClient {
   session: string | null = null;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
   constructor(readonly baseUrl: string) {}
 
+  close(): void {
+    this.agent.destroy();
+  }
+
   async request(primitive: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
-    let res: Response;
+    let res: { status: number; retryAfter: string | null; text: string };
     try {
-      res = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(this.session ? { authorization: `Bearer ${this.session}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+      res = await this.send(method, path, body === undefined ? undefined : JSON.stringify(body));
     } catch (err) {
       throw new PrimitiveError(`${primitive}: the inventory service did not answer (${err instanceof Error ? err.message : String(err)})`);
     }
-    const text = await res.text();
     let json: Record<string, unknown>;
     try {
-      json = JSON.parse(text) as Record<string, unknown>;
+      json = JSON.parse(res.text) as Record<string, unknown>;
     } catch {
       throw new PrimitiveError(`${primitive}: ${res.status} ${STATUS_TEXT[res.status] ?? ''}: the answer is not JSON`);
     }
-    if (!res.ok) {
-      const retry = res.headers.get('retry-after');
+    if (res.status >= 400) {
       const hint = res.status === 401 ? ' Call connect().' : '';
-      throw new PrimitiveError(`${primitive}: ${res.status} ${STATUS_TEXT[res.status] ?? 'Error'}: ${String(json.error ?? text)}${retry ? ` (Retry-After: ${retry} s)` : ''}.${hint}`);
+      throw new PrimitiveError(`${primitive}: ${res.status} ${STATUS_TEXT[res.status] ?? 'Error'}: ${String(json.error ?? res.text)}${res.retryAfter ? ` (Retry-After: ${res.retryAfter} s)` : ''}.${hint}`);
     }
     return json;
+  }
+
+  private send(method: string, path: string, body: string | undefined): Promise<{ status: number; retryAfter: string | null; text: string }> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(this.session ? { authorization: `Bearer ${this.session}` } : {}) };
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      const req = httpRequest(`${this.baseUrl}${path}`, { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ra = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : null, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)));
+      req.on('error', reject);
+      req.end(body);
+    });
   }
 }
 
