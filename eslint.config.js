@@ -33,6 +33,26 @@ export default tseslint.config(
     },
   },
   {
+    // The offline heuristic agent decides from the conversation alone: nothing of the benchmark
+    // (tasks, their scenes and reference solutions, the robots, the primitives, the environments)
+    // may reach it by an import. Its tests may import tasks/ to check it.
+    files: ['src-main/engine/agent/heuristic/**/*.ts'],
+    ignores: ['src-main/engine/agent/heuristic/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...noElectronOrRenderer.patterns,
+          openaiOnlyAtEdge,
+          {
+            // Out of its folder it reaches only the Model interface and src-shared.
+            regex: '^\\.\\./(?!model$|(\\.\\./)*src-shared/)',
+            message: 'The heuristic agent sees only the conversation: it imports nothing outside its folder but ../model and src-shared (no tasks/, solutions, robots/, primitives or environments).',
+          },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src-main/engine/agent/openai/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noElectronOrRenderer] },
   },

@@ -1,8 +1,7 @@
-/** Builds a Model from what a user names: "scripted" or a provider model name (OpenAI-compatible). */
+/** Builds a Model from what a user names: "heuristic" (the offline agent) or a provider model name (OpenAI-compatible). */
 import type { Model } from './model';
+import { createHeuristicModel, HEURISTIC_MODEL_NAME } from './heuristic/heuristicModel';
 import { createOpenAIModel } from './openai/openaiModel';
-import { createScriptedModel, SCRIPTED_MODEL_NAME } from './scripted/planner';
-import { robotPolicies } from './scripted/robotPolicies';
 
 export interface ModelChoice {
   name: string;
@@ -13,13 +12,16 @@ export interface ModelChoice {
   stream?: boolean;
   requestTimeoutMs?: number;
   maxRetries?: number;
+  /** The offline heuristic agent's slip probability per decision (0..1) and its seed. */
+  agentNoise?: number;
+  agentSeed?: number;
 }
 
 export function createModel(choice: ModelChoice, env: NodeJS.ProcessEnv = process.env): Model {
-  if (choice.name === SCRIPTED_MODEL_NAME) return createScriptedModel(robotPolicies);
+  if (choice.name === HEURISTIC_MODEL_NAME) return createHeuristicModel({ noise: choice.agentNoise, seed: choice.agentSeed });
   const baseUrl = choice.baseUrl ?? env.OPENAI_BASE_URL ?? null;
   const apiKey = choice.apiKey ?? env.OPENAI_API_KEY ?? null;
   // Local OpenAI-compatible servers (vLLM, Ollama, the test server) accept any key.
-  if (!apiKey && !baseUrl) throw new Error(`model "${choice.name}" needs OPENAI_API_KEY (or --base-url / OPENAI_BASE_URL for a local server); use --model scripted to run offline`);
+  if (!apiKey && !baseUrl) throw new Error(`model "${choice.name}" needs OPENAI_API_KEY (or --base-url / OPENAI_BASE_URL for a local server); use --model heuristic for the offline heuristic agent`);
   return createOpenAIModel({ model: choice.name, baseUrl, apiKey: apiKey ?? 'no-key', stream: choice.stream, requestTimeoutMs: choice.requestTimeoutMs, maxRetries: choice.maxRetries });
 }
