@@ -33,12 +33,12 @@ describe('studio states', () => {
     await engine?.stop();
   });
 
-  it('opens the bundled example pair, labelled as scripted, in the duel view on first start', async () => {
+  it('opens the bundled example pair, labelled as the offline heuristic agent, in the duel view on first start', async () => {
     await page.getByTestId('duel-side').nth(1).waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
     const titles = await page.locator('.duel-title').allTextContents();
-    expect(titles.join(' ')).toMatch(/code arm.*scripted/);
-    expect(titles.join(' ')).toMatch(/tool-calling arm.*scripted/);
+    expect(titles.join(' ')).toMatch(/code arm.*offline heuristic agent/);
+    expect(titles.join(' ')).toMatch(/tool-calling arm.*offline heuristic agent/);
     await page.locator('[data-testid="scene-panel"][data-loaded]:not([data-loaded=""])').nth(1).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('states-1-demo.png') });
     await page.getByTestId('duel-close').click();

@@ -53,7 +53,7 @@ describe('studio walk-through', () => {
     await shot(page, '1-watch');
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
-    await expect(page.getByTestId('episode-title').textContent()).resolves.toContain('scripted');
+    await expect(page.getByTestId('episode-title').textContent()).resolves.toContain('offline heuristic agent');
     const marks = await page.getByTestId('timeline-mark').count();
     expect(marks).toBeGreaterThanOrEqual(2);
     await shot(page, '2-run');

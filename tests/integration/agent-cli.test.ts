@@ -17,14 +17,14 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('robocell run / replay', () => {
   it('run --json ends with one JSON summary line, and replay --json matches it', () => {
-    const run = cli(['run', '--task', 'ar-open-drawer', '--seed', '1', '--arm', 'code', '--model', 'scripted', '--no-render', '--out', out, '--json']);
+    const run = cli(['run', '--task', 'ar-open-drawer', '--seed', '1', '--arm', 'code', '--model', 'heuristic', '--no-render', '--out', out, '--json']);
     expect(run.status, run.stderr).toBe(0);
     const last = run.stdout.trim().split('\n').at(-1) ?? '';
     const summary = JSON.parse(last) as Record<string, unknown>;
     expect(Object.keys(summary).sort()).toEqual(
       ['instance', 'arm', 'model', 'success', 'finish', 'llmCalls', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'imageTokens', 'costUsd', 'simSteps', 'wallMs', 'episodeDir'].sort(),
     );
-    expect(summary).toMatchObject({ instance: { taskId: 'ar-open-drawer', variant: 'default', seed: 1 }, arm: 'code', model: 'scripted (offline planner)', success: true, costUsd: 0 });
+    expect(summary).toMatchObject({ instance: { taskId: 'ar-open-drawer', variant: 'default', seed: 1 }, arm: 'code', model: 'offline heuristic agent', success: true, costUsd: 0 });
     expect(run.stderr).toContain('call 1:');
     const replay = cli(['replay', String(summary.episodeDir), '--json']);
     expect(replay.status, replay.stderr).toBe(0);
@@ -39,6 +39,9 @@ describe('robocell run / replay', () => {
     const noKey = cli(['run', '--task', 'ar-open-drawer', '--arm', 'tools', '--model', 'gpt-4o', '--out', out], env);
     expect(noKey.status).toBe(2);
     expect(noKey.stderr).toMatch(/OPENAI_API_KEY/);
+    const badNoise = cli(['run', '--task', 'ar-open-drawer', '--arm', 'tools', '--agent-noise', '1.5', '--out', out]);
+    expect(badNoise.status).toBe(2);
+    expect(badNoise.stderr).toMatch(/--agent-noise must be a probability/);
     const notDir = cli(['replay', out]);
     expect(notDir.status).toBe(1);
     expect(notDir.stderr).toMatch(/no meta\.json/);

@@ -8,8 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel } from '../../src-main/engine/agent/scripted/planner';
-import { robotPolicies } from '../../src-main/engine/agent/scripted/robotPolicies';
+import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { startTestServer, type TestServer } from '../../src-main/engine/agent/testServer';
 import { loadEpisode, rebuildContext } from '../../src-main/engine/episodes/store';
 import { replayEpisode } from '../../src-main/engine/episodes/replay';
@@ -23,7 +22,7 @@ const out = mkdtempSync(join(tmpdir(), 'robocell-crash-'));
 beforeAll(async () => {
   const built = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: packageRoot(), encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
-  server = await startTestServer({ planner: createScriptedModel(robotPolicies), faults: new Map([[HANG_AT, 'hang']]) });
+  server = await startTestServer({ planner: createHeuristicModel(), faults: new Map([[HANG_AT, 'hang']]) });
 });
 afterAll(async () => {
   await server.close();

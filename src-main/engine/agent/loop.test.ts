@@ -5,15 +5,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadEpisode, rebuildContext } from '../episodes/store';
 import { replayEpisode } from '../episodes/replay';
 import { DEFAULT_SETTINGS, runEpisode } from './loop';
-import { createScriptedModel } from './scripted/planner';
+import type { Model } from './model';
+import { createScriptedModel } from './testing/scriptedModel';
 import { createToyEnvironment, toyPolicy, toyTarget } from './testing/toyEnvironment';
 
 const root = mkdtempSync(join(tmpdir(), 'robocell-loop-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const model = createScriptedModel((inst) => (inst.taskId === 'count' ? toyPolicy(inst) : null));
+const model = createScriptedModel(toyPolicy);
 const settings = { ...DEFAULT_SETTINGS, cameras: [] };
 
-describe('agent loop on the toy environment (scripted planner)', () => {
+describe('agent loop on the toy environment (a scripted test plan)', () => {
   it('both arms succeed; the code arm needs fewer calls and input tokens', async () => {
     const instance = { taskId: 'count', variant: 'default', seed: 2 };
     const tools = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings, outRoot: root });
@@ -130,10 +131,14 @@ describe('agent loop on the toy environment (scripted planner)', () => {
     expect(od?.type === 'action' && od.resultText).not.toContain('[state]');
   });
 
-  it('an unknown task gets a text reply, answered as an empty-reply fault until the budget ends', async () => {
+  it('a reply with text and no tool call is answered as an empty-reply fault until the budget ends', async () => {
+    const talker: Model = {
+      info: { name: 'talker', label: 'talker (test stand-in)', scripted: true, baseUrl: null },
+      complete: async () => ({ text: 'I would rather talk.', toolCalls: [], refusal: null, finishReason: 'stop', usage: null, retries: 0, raw: null }),
+    };
     const out = await runEpisode({
-      env: createToyEnvironment({ taskId: 'nope', variant: 'default', seed: 0 }),
-      model,
+      env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 0 }),
+      model: talker,
       arm: 'code',
       settings: { ...settings, budgets: { ...settings.budgets, maxModelCalls: 2 } },
       outRoot: root,

@@ -83,13 +83,12 @@ export function initialContext(env: Environment, arm: Arm, settings: AgentSettin
   const imagesAfterMotion = arm === 'tools' ? cameras.length > 0 : settings.images === 'on-motion' && cameras.length > 0;
   const system = systemPrompt({
     arm,
-    instance: env.instance,
     instruction: env.instruction,
     specs: env.registry.list(),
     cameras,
     imagesAfterMotion,
-    imagesOff: arm === 'code' && settings.images === 'none',
     imagesAvailable: env.imagesAvailable?.() ?? true,
+    imagesOff: arm === 'code' && settings.images === 'none',
     preamble: env.preamble?.(),
     words: env.words,
     feedback: settings.feedback,

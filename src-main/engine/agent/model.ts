@@ -1,5 +1,5 @@
 /**
- * What the agent loop needs from a model, provider-neutral. Adapters (OpenAI, scripted) turn
+ * What the agent loop needs from a model, provider-neutral. Adapters (OpenAI, the offline heuristic agent) turn
  * this into their own wire format; the loop never sees a provider type.
  */
 import type { Message, ModelInfo, TokenUsage, ToolCall, ToolDef } from '../../../src-shared/episode';

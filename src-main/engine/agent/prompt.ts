@@ -3,11 +3,10 @@
  * done means, then what the model observes) and one documentation generator (apiDocs.ts) serve
  * both; the arm-specific text says only how to act.
  */
-import type { Arm, Feedback, InstanceRef, ToolDef } from '../../../src-shared/episode';
+import type { Arm, Feedback, ToolDef } from '../../../src-shared/episode';
 import type { PrimitiveSpec } from '../primitives/types';
 import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
 import { DEFAULT_WORDS, type EnvironmentWords } from './environment';
-import { instanceLine } from './scripted/planner';
 
 export const FINISH_TOOL: ToolDef = {
   name: 'finish',
@@ -47,7 +46,6 @@ export function jsSignatures(specs: PrimitiveSpec[], words: EnvironmentWords = D
 
 export interface PromptInput {
   arm: Arm;
-  instance: InstanceRef;
   instruction: string;
   specs: PrimitiveSpec[];
   cameras: readonly string[];
@@ -55,10 +53,10 @@ export interface PromptInput {
   imagesAfterMotion: boolean;
   /** False when no renderer is attached: no image will come, and both prompts say so. Default true. */
   imagesAvailable?: boolean;
-  /** Code arm with images: none: nothing is attached, robo.show's image included. */
-  imagesOff?: boolean;
   /** The environment's own preamble: frames and units, workspace, what done means. */
   preamble?: string;
+  /** Code arm with images: none: nothing is attached, robo.show's image included. */
+  imagesOff?: boolean;
   /** Rich feedback (code arm): every cell's reply also carries the state and its primitive calls. */
   feedback?: Feedback;
   maxModelCalls?: number;
@@ -70,12 +68,12 @@ export const NO_RENDERER_TEXT = 'No renderer is attached in this episode: no cam
 
 /** What comes back after an action: the same facts for both arms, stated for each interface. */
 function observationsText(p: PromptInput): string {
-  // Only what this environment's primitives can do is described: no `show`, no word of it.
-  const hasShow = p.specs.some((s) => s.name === 'show');
-  const hasImage = p.specs.some((s) => s.name === 'image');
   const available = p.imagesAvailable ?? true;
   const cams = p.cameras.join(', ');
   const w = p.words ?? DEFAULT_WORDS;
+  // Only what this environment's primitives can do is described: no `show`, no word of it.
+  const hasShow = p.specs.some((s) => s.name === 'show');
+  const hasImage = p.specs.some((s) => s.name === 'image');
   const lines = ['# Observations'];
   if (p.arm === 'tools') {
     lines.push('Each tool call is answered with { ok: true, result } or, when it fails, { ok: false, error } naming the error type.');
@@ -106,7 +104,8 @@ function actText(arm: Arm): string {
 export function systemPrompt(p: PromptInput): string {
   const calls = p.maxModelCalls ? ` You have at most ${p.maxModelCalls} model call${p.maxModelCalls === 1 ? '' : 's'}.` : '';
   const intro = `You act in a simulated environment through a fixed set of primitives.${calls}`;
-  const card = ['# Task', p.instruction, '', instanceLine(p.instance)].join('\n');
+  // The instruction alone: no task id, variant, seed or file name reaches a model.
+  const card = ['# Task', p.instruction].join('\n');
   const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm)];
   if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs, p.words)].join('\n'));
   parts.push(card);

@@ -1,6 +1,6 @@
 /**
  * An OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1, for tests and offline demos.
- * It answers from a model (the scripted planner) given the conversation, streaming or not, with
+ * It answers from a model (the offline heuristic agent, or a test plan) given the conversation, streaming or not, with
  * `usage` as a provider reports it (simulatedUsage.ts): the local tokenizer's count, and cached
  * tokens from a simulated prefix cache shared by every request this server gets, marked
  * `robocell_simulated: true` so the record says no provider billed it. Fault modes let tests prove the adapter survives a rate limit,
@@ -19,7 +19,7 @@ export type FaultKind = 'rate-limit' | 'server-error' | 'hang' | 'bad-arguments'
 export const FAULT_KINDS: FaultKind[] = ['rate-limit', 'server-error', 'hang', 'bad-arguments', 'unknown-tool', 'empty', 'refusal', 'multiple-tool-calls'];
 
 export interface TestServerOptions {
-  /** Answers each request; usually the scripted planner. */
+  /** Answers each request; usually the offline heuristic agent. */
   planner: Model;
   /** Fault to inject at a given 1-based request number (counting every HTTP request, retries included). */
   faults?: Map<number, FaultKind>;

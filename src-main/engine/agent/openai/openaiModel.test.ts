@@ -3,8 +3,7 @@ import type { Message, ToolDef } from '../../../../src-shared/episode';
 import { estimateContext } from '../../../../src-shared/tokens';
 import { encodeRgbaAsPng } from '../../render/png';
 import type { RetryNotice } from '../model';
-import { createScriptedModel, instanceLine } from '../scripted/planner';
-import type { ScriptedPolicy } from '../scripted/policy';
+import { createScriptedModel, type ScriptedPolicy } from '../testing/scriptedModel';
 import { startTestServer, type FaultKind, type TestServer } from '../testServer';
 import { createOpenAIModel } from './openaiModel';
 
@@ -19,13 +18,13 @@ const policy: ScriptedPolicy = {
     return { status: 'success', summary: 'added' };
   },
 };
-const planner = createScriptedModel((inst) => (inst.taskId === 'toy' ? policy : null));
+const planner = createScriptedModel(policy);
 const tools: ToolDef[] = [
   { name: 'add', description: 'add n', parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
   { name: 'finish', description: 'end', parameters: { type: 'object', properties: { status: { type: 'string' }, summary: { type: 'string' } } } },
 ];
 const messages: Message[] = [
-  { role: 'system', content: `You drive a counter.\n${instanceLine({ taskId: 'toy', variant: 'default', seed: 0 })}` },
+  { role: 'system', content: 'You drive a counter.' },
   { role: 'user', content: 'Count to six.' },
 ];
 const ctx = { messages, tools, loadImage: () => new Uint8Array() };

@@ -10,7 +10,7 @@ import type { InstanceRef } from '../../../../src-shared/episode';
 import { Registry } from '../../primitives/registry';
 import { EpisodeFinished, PrimitiveError, type NamedArgs } from '../../primitives/types';
 import type { CellOutcome, Environment, ToolOutcome } from '../environment';
-import type { ScriptedPolicy } from '../scripted/policy';
+import type { ScriptedPolicy } from './scriptedModel';
 
 const TINY_PNG = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4AAAADklEQVR4nGNgYGBgYAAAAAUAAXpeqz8AAAAASUVORK5CYII=', 'base64'));
 
@@ -106,7 +106,7 @@ export function createToyEnvironment(instance: InstanceRef): Environment {
 }
 
 /** The toy's plan: one add per step in the tool arm; one cell with a loop in the code arm. */
-export const toyPolicy = (instance: InstanceRef): ScriptedPolicy => ({
+export const toyPolicy: ScriptedPolicy = {
   async *tools() {
     const r = yield { name: 'read', args: {} };
     const { count, target: t } = (r.value as { result: { count: number; target: number } }).result;
@@ -116,11 +116,11 @@ export const toyPolicy = (instance: InstanceRef): ScriptedPolicy => ({
       if (!res.ok) return { status: 'failure', summary: `add failed: ${res.text}` };
       c = (res.value as { result: { count: number } }).result.count;
     }
-    return { status: 'success', summary: `counter at ${c} (seed ${instance.seed})` };
+    return { status: 'success', summary: `counter at ${c}` };
   },
   async *cells() {
     const r = yield { code: 'const s = robo.read();\nwhile (s.count < s.target) { s.count = robo.add(s.target - s.count >= 2 ? 2 : 1).count; }\nconsole.log(JSON.stringify(s));' };
     if (!r.ok) return { status: 'failure', summary: r.text };
     return { status: 'success', summary: 'counted' };
   },
-});
+};
