@@ -21,7 +21,10 @@ const SETTLE_STEPS = 50;
 export interface EpisodeWorld {
   instance: TaskInstance;
   task: TaskDef;
-  /** The instruction for this instance, and three paraphrases of it. */
+  /**
+   * The instruction this instance gives the model: one of the task's four phrasings (its
+   * instruction and three paraphrases), chosen by the instance's seed; `paraphrases` are the other three.
+   */
   instruction: string;
   paraphrases: [string, string, string];
   /** What the instruction names (object names), for scripted solutions and planners. */
@@ -54,6 +57,9 @@ export function resolveInstance(instance: TaskInstance): TaskDef {
 export async function createEpisodeWorld(instance: TaskInstance, opts: EpisodeOptions = {}): Promise<EpisodeWorld> {
   const task = resolveInstance(instance);
   const setup = task.setup(new Rng(hashSeed(task.id, instance.variant, instance.seed)), instance.variant);
+  // A stream of its own, so the choice of words leaves the scene (drawn above) as it was.
+  const phrasings = [setup.instruction, ...setup.paraphrases];
+  const said = new Rng(hashSeed(task.id, instance.variant, instance.seed, 'phrasing')).int(0, phrasings.length - 1);
   const xml = buildSceneXml(task.robot, setup.objects);
   const sim = await Sim.loadString(xml);
   try {
@@ -69,8 +75,8 @@ export async function createEpisodeWorld(instance: TaskInstance, opts: EpisodeOp
     return {
       instance,
       task,
-      instruction: setup.instruction,
-      paraphrases: setup.paraphrases,
+      instruction: phrasings[said],
+      paraphrases: phrasings.filter((_, i) => i !== said) as [string, string, string],
       goal: setup.goal,
       sim,
       world,
