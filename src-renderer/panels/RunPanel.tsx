@@ -92,8 +92,8 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
         </label>
       </div>
       <label>Model
-        <select value={model} onChange={(e) => form.set({ model: e.target.value as ModelChoice })} data-testid="run-model" title={model === 'endpoint' ? endpointLabel ?? '' : 'the offline planner'}>
-          <option value="scripted">offline planner (no model endpoint)</option>
+        <select value={model} onChange={(e) => form.set({ model: e.target.value as ModelChoice })} data-testid="run-model" title={model === 'endpoint' ? endpointLabel ?? '' : 'the offline heuristic agent'}>
+          <option value="heuristic">offline heuristic agent (no model endpoint)</option>
           <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ?? 'endpoint (set in Settings)'}</option>
         </select>
       </label>

@@ -18,8 +18,8 @@ export const TaskInfo = z.object({
 });
 export type TaskInfo = z.infer<typeof TaskInfo>;
 
-/** The offline heuristic agent or the configured endpoint; "scripted" (the offline planner it replaced) reads as heuristic. */
-export const ModelChoice = z.preprocess((v) => (v === 'scripted' ? 'heuristic' : v), z.enum(['heuristic', 'endpoint']));
+/** The offline heuristic agent or the configured endpoint. */
+export const ModelChoice = z.enum(['heuristic', 'endpoint']);
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
 export const EndpointSettings = z.object({

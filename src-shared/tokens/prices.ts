@@ -16,6 +16,8 @@ export type PriceTable = z.infer<typeof PriceTable>;
 
 /** List prices at the time of writing; users edit theirs in the studio or pass a JSON file. */
 export const DEFAULT_PRICES: PriceTable = {
+  // Offline agents cost nothing: the heuristic agent, and the scripted planner of older episodes.
+  heuristic: { inputPerMTokUsd: 0, cachedInputPerMTokUsd: 0, outputPerMTokUsd: 0 },
   scripted: { inputPerMTokUsd: 0, cachedInputPerMTokUsd: 0, outputPerMTokUsd: 0 },
   'gpt-4o': { inputPerMTokUsd: 2.5, cachedInputPerMTokUsd: 1.25, outputPerMTokUsd: 10 },
   'gpt-4o-mini': { inputPerMTokUsd: 0.15, cachedInputPerMTokUsd: 0.075, outputPerMTokUsd: 0.6 },

@@ -97,7 +97,7 @@ export class Forks {
         throw new RpcError('invalid-argument', `the edited arguments of ${target.name} must be a JSON object: ${(err as Error).message}`);
       }
     }
-    const next = req.continueWithModel ? this.runs.createModel(req.model ?? (parent.meta.model.scripted ? 'scripted' : 'endpoint')) : null;
+    const next = req.continueWithModel ? this.runs.createModel(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
     const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id);
     const recorded = new Map<number, string>();
     let reachedEdit: () => void = () => undefined;

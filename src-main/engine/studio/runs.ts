@@ -138,7 +138,7 @@ export class RunManager {
   }
 
   createModel(choice: ModelChoice): Model {
-    if (choice === 'scripted') return createModel({ name: 'scripted' });
+    if (choice === 'heuristic') return createModel({ name: 'heuristic' });
     const c = this.config.get();
     if (!c.model) throw new RpcError('invalid-argument', 'no endpoint model is configured: set one in Settings');
     // The key only for its own origin: never the saved key (or OPENAI_API_KEY) to another host.

@@ -30,14 +30,16 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
   usage:
-    'robocell run --task ID [--variant V] --seed N --arm tools|code --model scripted|NAME [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
+    'robocell run --task ID [--variant V] --seed N --arm tools|code --model heuristic|NAME [--agent-noise P] [--agent-seed N] [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
       options: {
         ...INSTANCE_OPTIONS,
         arm: { type: 'string' },
-        model: { type: 'string', default: 'scripted' },
+        model: { type: 'string', default: 'heuristic' },
+        'agent-noise': { type: 'string' },
+        'agent-seed': { type: 'string' },
         'base-url': { type: 'string' },
         ...SETTINGS_OPTIONS,
         prices: { type: 'string' },
@@ -55,9 +57,14 @@ export const runCommand: Command = {
     // The environment's observation policy (cameras, images) unless the options name one.
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
+    // The offline heuristic agent's slips: a probability per decision, seeded by the runner (never by the instance).
+    const agentNoise = values['agent-noise'] === undefined ? 0 : Number(values['agent-noise']);
+    if (!(agentNoise >= 0 && agentNoise <= 1)) throw new UsageError(`--agent-noise must be a probability in 0..1, got "${values['agent-noise']}"`);
+    const agentSeed = values['agent-seed'] === undefined ? 0 : Number(values['agent-seed']);
+    if (!Number.isInteger(agentSeed) || agentSeed < 0) throw new UsageError(`--agent-seed must be a non-negative integer, got "${values['agent-seed']}"`);
     let model;
     try {
-      model = createModel({ name: values.model, baseUrl: values['base-url'], stream: !values['no-stream'] });
+      model = createModel({ name: values.model, baseUrl: values['base-url'], stream: !values['no-stream'], agentNoise, agentSeed });
     } catch (err) {
       throw new UsageError(err instanceof Error ? err.message : String(err));
     }
