@@ -11,7 +11,7 @@ import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
 import { ModelRequestError } from '../agent/model';
 import { createModel } from '../agent/models';
-import { createRobotEnvironment } from '../agent/robot/robotEnvironment';
+import { environmentOfTask } from '../agent/environments';
 import { writeKeyFile } from './record';
 
 export interface EpisodeJob {
@@ -77,7 +77,9 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
   const instance = { taskId: job.key.taskId, variant: job.key.variant, seed: job.key.seed };
   const model = gatedModel(createModel({ name: job.model.name, baseUrl: job.model.baseUrl }), o.gate);
   // Images need the headless renderer; with no cameras nothing is rendered, so none is started.
-  const env = await createRobotEnvironment(instance, { render: job.settings.cameras.length > 0 });
+  const entry = environmentOfTask(instance.taskId);
+  if (!entry) throw new Error(`unknown task "${instance.taskId}"`);
+  const env = await entry.create(instance, { render: job.settings.cameras.length > 0, language: job.settings.language });
   try {
     const out = await runEpisode({
       env,

@@ -4,23 +4,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentKey, ExperimentSpec, ExperimentVersions } from '../../../src-shared/experiments';
 import { ENGINE_VERSION } from '../../../src-shared/version';
+import type { TaskListing } from '../agent/environment';
+import { ENVIRONMENT_ENTRIES } from '../agent/environments';
 import { packageRoot } from '../paths';
-import { TASKS } from '../tasks/registry';
-import { TASK_FAMILIES, type TaskDef } from '../tasks/types';
 
 export class SpecError extends Error {
   override name = 'SpecError';
 }
 
-/** Task ids and family names to tasks, in suite order, each once. */
-export function resolveTasks(names: readonly string[]): TaskDef[] {
+/** Every environment's tasks, in registry order. */
+const allTasks = (): TaskListing[] => ENVIRONMENT_ENTRIES.flatMap((e) => [...e.tasks()]);
+
+/** Task ids and family names to tasks (of any environment), in suite order, each once. */
+export function resolveTasks(names: readonly string[]): TaskListing[] {
+  const tasks = allTasks();
+  const families = [...new Set(tasks.map((t) => t.family))];
   const picked = new Set<string>();
   for (const n of names) {
-    if ((TASK_FAMILIES as readonly string[]).includes(n)) for (const t of TASKS.filter((t) => t.family === n)) picked.add(t.id);
-    else if (TASKS.some((t) => t.id === n)) picked.add(n);
-    else throw new SpecError(`unknown task or family "${n}" (families: ${TASK_FAMILIES.join(', ')}; tasks: robocell tasks)`);
+    if (families.includes(n)) for (const t of tasks.filter((t) => t.family === n)) picked.add(t.id);
+    else if (tasks.some((t) => t.id === n)) picked.add(n);
+    else throw new SpecError(`unknown task or family "${n}" (families: ${families.join(', ')}; tasks: robocell tasks)`);
   }
-  return TASKS.filter((t) => picked.has(t.id));
+  return tasks.filter((t) => picked.has(t.id));
 }
 
 /**
@@ -40,7 +45,7 @@ export function expandSpec(spec: ExperimentSpec): ExperimentKey[] {
 }
 
 export function familyOf(taskId: string): string {
-  return TASKS.find((t) => t.id === taskId)?.family ?? 'unknown';
+  return allTasks().find((t) => t.id === taskId)?.family ?? 'unknown';
 }
 
 /** JSON with sorted keys, so equal specs hash equally whatever order their fields were written in. */
@@ -60,12 +65,13 @@ function packageVersion(name: string): string {
 }
 
 /**
- * The task suite's identity: every task's id, family, robot, instruction and variants. A changed
- * task changes it, so results from before and after are not mixed.
+ * The task suite's identity: every environment's tasks with id, family, setting (robot, …),
+ * instruction and variants. A changed task changes it, so results from before and after are not mixed.
  */
 export function taskSuiteVersion(): string {
-  const desc = TASKS.map((t) => ({ id: t.id, family: t.family, robot: t.robot, instruction: t.instruction, variants: t.variants.map((v) => v.id) }));
-  return `${TASKS.length}-tasks-${createHash('sha256').update(canonicalJson(desc)).digest('hex').slice(0, 12)}`;
+  const tasks = allTasks();
+  const desc = tasks.map((t) => ({ id: t.id, family: t.family, robot: t.detail, instruction: t.instruction, variants: t.variants.map((v) => v.id) }));
+  return `${tasks.length}-tasks-${createHash('sha256').update(canonicalJson(desc)).digest('hex').slice(0, 12)}`;
 }
 
 export function currentVersions(): ExperimentVersions {
