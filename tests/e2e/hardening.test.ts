@@ -12,7 +12,7 @@ import { artifactPath, launchChromium } from '../helpers/browser';
 import { ROOT, startEngineProcess, type RunningEngine } from '../helpers/engine';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`hardening-${name}.png`) });
-const DEMO = readdirSync(join(ROOT, 'assets', 'demo-episodes')).find((d) => d.endsWith('-tools-56c997')) ?? readdirSync(join(ROOT, 'assets', 'demo-episodes'))[0];
+const DEMO = readdirSync(join(ROOT, 'assets', 'demo-episodes')).find((d) => /-tools-[0-9a-f]+$/.test(d)) ?? readdirSync(join(ROOT, 'assets', 'demo-episodes'))[0];
 
 describe('web mode hardening (issue 16)', () => {
   let engine: RunningEngine;
