@@ -4,7 +4,7 @@
  * the latest calls. Derived from the recorded calls (scene/inventoryState.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { EpisodeEvent } from '../../src-shared/episode';
+import type { EpisodeEvent, InstanceRef } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
 import { inventorySceneState } from '../scene/inventoryState';
 import { useStudio } from '../store/studio';
@@ -13,6 +13,8 @@ export interface InventorySceneProps {
   episodeId: string | null;
   atAction: number | null;
   compact?: boolean;
+  /** With no episode: the Run form's instance. */
+  preview?: InstanceRef | null;
 }
 
 const box: React.CSSProperties = { position: 'absolute', inset: 0, overflow: 'auto', padding: '8px 10px', fontSize: 12, lineHeight: 1.45 };
@@ -35,9 +37,17 @@ function useEvents(episodeId: string | null): EpisodeEvent[] | null {
   return open ?? (fetched && fetched.id === episodeId ? fetched.events : null);
 }
 
-export function InventoryScene({ episodeId, atAction, compact }: InventorySceneProps) {
+export function InventoryScene({ episodeId, atAction, compact, preview }: InventorySceneProps) {
   const events = useEvents(episodeId);
   const s = useMemo(() => (events ? inventorySceneState(events, atAction, compact ? 5 : 12) : null), [events, atAction, compact]);
+  if (!episodeId && preview)
+    return (
+      <div className="scene-panel" data-testid="scene-panel" data-environment="inventory">
+        <div className="scene-empty" data-testid="scene-preview">
+          {preview.taskId} · {preview.variant} · seed {preview.seed}: an inventory task, with no 3D scene. Once it runs, this panel shows the service as the agent meets it: tables queried, rows returned, faults, the report.
+        </div>
+      </div>
+    );
   if (!s) return <div className="scene-panel" data-testid="scene-panel" data-environment="inventory"><div className="scene-empty">loading the inventory episode…</div></div>;
   return (
     <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-environment="inventory" data-loaded={episodeId ?? ''}>

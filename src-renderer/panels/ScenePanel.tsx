@@ -3,6 +3,7 @@ import type { InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { SceneView } from '../scene/SceneView';
+import { useRun } from '../store/run';
 import { useStudio } from '../store/studio';
 import { InventoryScene } from './InventoryScene';
 
@@ -38,6 +39,9 @@ function useEnvironmentOf(episodeId: string | null): string | null {
 /** The scene of an episode: the 3D view of a robot world, the service view of an inventory one. */
 export function ScenePanel(props: ScenePanelProps) {
   const environment = useEnvironmentOf(props.episodeId);
+  // The Run form's task, before any episode: its family says whether it has a 3D scene.
+  const previewFamily = useRun((s) => (props.preview ? s.tasks.find((t) => t.id === props.preview?.taskId)?.family : undefined));
+  if (!props.episodeId && props.preview && previewFamily === 'inventory') return <InventoryScene episodeId={null} atAction={null} preview={props.preview} />;
   if (environment === 'inventory') return <InventoryScene episodeId={props.episodeId} atAction={props.atAction} compact={props.compact} />;
   // Until the kind is known, nothing is mounted (a robot view would ask for a scene that may not exist).
   if (props.episodeId && environment === null) return <div className={`scene-panel ${props.compact ? 'compact' : ''}`} data-testid="scene-panel"><div className="scene-empty">loading…</div></div>;
