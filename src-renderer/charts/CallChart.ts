@@ -68,7 +68,7 @@ export class CallChart {
       scales: { x: { time: false, range: (_u, min, max) => (bars ? [min - 0.5, max + 0.5] : min === max ? [min - 1, max + 1] : [min, max]) }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.08] } },
       axes: [
         { ...AXIS, label: 'model call', labelSize: 14, size: 28, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500], values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
-        { ...AXIS, label: this.opts.yLabel, labelSize: 14, size: 44, values: (_u, ticks) => ticks.map((t) => fmtTokens(t)) },
+        { ...AXIS, label: this.opts.yLabel, labelSize: 14, size: 44, space: 18, values: (_u, ticks) => ticks.map((t) => fmtTokens(t)) },
       ],
       series: [
         { label: 'call' },

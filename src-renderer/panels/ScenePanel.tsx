@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
+import { useConnection } from '../store/connection';
 import { SceneView } from '../scene/SceneView';
 import { useRun } from '../store/run';
 import { useStudio } from '../store/studio';
@@ -92,8 +93,10 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
   }, [client, episodeId]);
 
   const previewKey = !episodeId && preview ? `preview:${preview.taskId}/${preview.variant}/${preview.seed}` : null;
+  const connected = useConnection((c) => c.state === 'open');
   useEffect(() => {
-    if (!previewKey || !preview) return;
+    // After a reload the form's instance is known before the engine connects: wait for it.
+    if (!previewKey || !preview || !connected) return;
     let cancelled = false;
     setError(null);
     client.request('scene/preview', { instance: preview }, { timeoutMs: 60_000 }).then(
@@ -110,7 +113,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
       cancelled = true;
     };
     // The key names the instance; `preview` itself is a fresh object each render.
-  }, [client, previewKey]);
+  }, [client, previewKey, connected]);
 
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;

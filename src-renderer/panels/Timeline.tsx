@@ -31,7 +31,7 @@ export function Timeline({ calls, selected, onSelect, verdict, live, maxCalls }:
   const shown = new Set(calls.map((c) => c.kind));
   return (
     <div className="timeline" data-testid="timeline">
-      <button onClick={() => onSelect(0)} disabled={selected <= 0} aria-label="first call" title="first call (Home)">⏮</button>
+      <button onClick={() => onSelect(0)} disabled={selected <= 0} aria-label="first call" title="first call (Home)">«</button>
       <button onClick={() => onSelect(selected - 1)} disabled={selected <= 0} aria-label="previous call" title="previous call (←)">◀</button>
       <div className="marks-wrap">
         <div className={`marks ${live ? 'live' : 'spread'}`} ref={marks} style={{ ['--slots' as string]: live ? Math.max(calls.length, maxCalls) : calls.length }} data-testid="timeline-marks">
@@ -50,7 +50,7 @@ export function Timeline({ calls, selected, onSelect, verdict, live, maxCalls }:
         <div className="timeline-axis muted small"><span>call 1</span><span>{live ? `budget: ${maxCalls} calls` : `call ${calls.length}`}</span></div>
       </div>
       <button onClick={() => onSelect(selected + 1)} disabled={selected >= calls.length - 1} aria-label="next call" title="next call (→)">▶</button>
-      <button onClick={() => onSelect(calls.length - 1)} disabled={selected >= calls.length - 1} aria-label="last call" title="last call (End)">⏭</button>
+      <button onClick={() => onSelect(calls.length - 1)} disabled={selected >= calls.length - 1} aria-label="last call" title="last call (End)">»</button>
       <div className="timeline-side">
         <div className="timeline-info">
           <span data-testid="timeline-position">call {selected + 1} of {calls.length}</span>

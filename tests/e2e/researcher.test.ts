@@ -107,10 +107,10 @@ describe('the studio as a researcher meets it', () => {
     await page.getByTestId('run-task').selectOption('pp-cube-in-bowl');
     await page.getByTestId('run-seed').fill('0');
     await page.getByTestId('run-arm').selectOption('tools');
-    await page.getByTestId('run-speed').selectOption('0.5');
+    // A quarter of real time: the run is certainly still going when Space is pressed.
+    await page.getByTestId('run-speed').selectOption('0.25');
     await page.getByTestId('run-start').click();
     await page.getByTestId('budget-meters').waitFor({ timeout: 60_000 });
-    await page.getByTestId('timeline-mark').first().waitFor({ timeout: 60_000 });
     await page.locator('.topbar .brand').click();
     await page.keyboard.press('Space');
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
@@ -135,8 +135,7 @@ describe('the studio as a researcher meets it', () => {
     // A live call in progress is not drawn as an error.
     expect(await page.locator('[data-testid="timeline-mark"][data-kind="error"]').count()).toBe(0);
     await shot(page, '5a-paused-budgets');
-    // Resume at full speed; the cells panel keeps the newest card in sight.
-    await page.getByTestId('run-speed').selectOption('max');
+    // Resume; the cells panel keeps the newest card in sight as cards arrive.
     await page.locator('.topbar .brand').click();
     await page.keyboard.press('Space');
     await page.getByTestId('action-card').nth(before + 1).waitFor({ timeout: 120_000 });
@@ -260,10 +259,6 @@ describe('the studio as a researcher meets it', () => {
     await page.getByTestId('notice').filter({ hasText: /matching state hashes/ }).waitFor();
     expect(await page.getByTestId('notice').allTextContents()).not.toContainEqual(expect.stringMatching(/unknown argument/));
     await shot(page, '1b-replayed');
-    // Notices close with their button.
-    const notices = await page.getByTestId('notice').count();
-    await page.getByTestId('notice-close').first().click();
-    await expect(page.getByTestId('notice').count()).resolves.toBe(notices - 1);
     await page.getByTestId('duel-close').click();
     expect(pageErrors).toEqual([]);
   });
