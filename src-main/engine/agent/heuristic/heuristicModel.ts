@@ -81,8 +81,14 @@ export function readSignatures(system: string): ApiSignatures {
       } else cur += ch;
     }
     if (cur.trim()) params.push(cur.trim());
-    const names: string[] = [];
+    // A type may hold commas ("[x, y, z] metres, world frame"): a new parameter starts with `name:` or `{`.
+    const merged: string[] = [];
     for (const p of params) {
+      if (merged.length && !/^(\{|\w+\??\s*(:|$))/.test(p)) merged[merged.length - 1] += `, ${p}`;
+      else merged.push(p);
+    }
+    const names: string[] = [];
+    for (const p of merged) {
       if (p.startsWith('{')) break;
       const name = /^(\w+)/.exec(p)?.[1];
       if (name) names.push(name);

@@ -39,7 +39,8 @@ export function pyExpr(e: Expr, outer = 0): string {
     case 'list':
       return `[${e.items.map((i) => pyExpr(i)).join(', ')}]`;
     case 'obj':
-      return `{${e.fields.map(([k, x]) => `${JSON.stringify(k)}: ${pyExpr(x)}`).join(', ')}}`;
+      // The program's own records follow the same naming as the results they sit beside.
+      return `{${e.fields.map(([k, x]) => `${JSON.stringify(snake(k))}: ${pyExpr(x)}`).join(', ')}}`;
     case 'concat':
       return `"".join([${e.parts.map((p) => (p.k === 'lit' && typeof p.v === 'string' ? JSON.stringify(p.v) : `_text(${pyExpr(p)})`)).join(', ')}])`;
   }
