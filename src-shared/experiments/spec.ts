@@ -104,11 +104,11 @@ export const SessionRecord = z.object({
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
 
-/** An attempt that did not produce a result (stopped, interrupted, its worker died). */
+/** An attempt that did not produce a result (stopped, interrupted, its worker died, it failed with an error on a queue worker). */
 export const AttemptRecord = z.object({
   key: ExperimentKey,
   at: z.string(),
-  outcome: z.enum(['stopped', 'interrupted', 'worker-died']),
+  outcome: z.enum(['stopped', 'interrupted', 'worker-died', 'failed']),
   detail: z.string(),
   /** Where its partial episode folder was kept, relative to the experiment folder. */
   folder: z.string().nullable(),

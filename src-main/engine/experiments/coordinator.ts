@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Arm } from '../../../src-shared/episode';
 import { keyId, type ExperimentKey, type ResultRecord, type SessionEnd } from '../../../src-shared/experiments';
-import type { CallProgress } from './episodeJob';
+import type { CallProgress, EpisodeJobResult } from './episodeJob';
 import { currentVersions, expandSpec, versionMismatch } from './expand';
 import { ExperimentFolder, ExperimentFormatError } from './folder';
 import { EndpointLimiter, NO_LIMITS, type EndpointLimits, type Permit } from './limiter';
@@ -176,11 +176,16 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     const ticker = setInterval(tick, 1000);
     ticker.unref();
 
-    const finish = (key: ExperimentKey, episodeDir: string, workerRssBytes: number | null): ResultRecord => {
-      const id = folder.promote(episodeDir);
-      const rec = recordFromEpisode(join(folder.episodesDir, id), key, id);
-      if (!rec) throw new Error(`episode ${id} has no verdict`);
-      folder.appendResult(rec);
+    const finish = (key: ExperimentKey, r: EpisodeJobResult): ResultRecord => {
+      // A queue worker has already moved its episode and appended the line (r.recorded).
+      let rec = r.recorded ?? null;
+      if (!rec) {
+        const id = folder.promote(r.episodeDir);
+        rec = recordFromEpisode(join(folder.episodesDir, id), key, id);
+        if (!rec) throw new Error(`episode ${id} has no verdict`);
+        folder.appendResult(rec);
+      }
+      const workerRssBytes = r.rssBytes ?? null;
       done++;
       ranNow++;
       solved[key.arm].done++;
@@ -208,14 +213,16 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       };
       try {
         const r = await runner.run({ key, stagingDir: stage, model: manifest.spec.model, settings: manifest.spec.settings, prices: manifest.prices }, { signal: ctrl.signal, onCall });
-        if (r.stopped) folder.keepAttempt(r.episodeDir, key, 'stopped', stopping?.detail ?? 'stopped');
+        if (r.stopped) {
+          if (r.recorded === undefined) folder.keepAttempt(r.episodeDir, key, 'stopped', stopping?.detail ?? 'stopped');
+        }
         else {
           // The record's totals are the truth; the live ones were the same calls.
           llmCalls -= live.calls;
           inputTokens -= live.input;
           outputTokens -= live.output;
           if (costUsd !== null && live.cost !== null) costUsd -= live.cost;
-          const rec = finish(key, r.episodeDir, r.rssBytes ?? null);
+          const rec = finish(key, r);
           llmCalls += rec.totals.llmCalls;
           inputTokens += rec.totals.inputTokens;
           outputTokens += rec.totals.outputTokens;

@@ -5,7 +5,7 @@
  * processes.
  */
 import type { AgentSettings } from '../../../src-shared/episode';
-import type { ExperimentKey } from '../../../src-shared/experiments';
+import type { ExperimentKey, ResultRecord } from '../../../src-shared/experiments';
 import { estimateContext, imageFamilyForModel, type PriceTable } from '../../../src-shared/tokens';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
@@ -30,6 +30,12 @@ export interface EpisodeJobResult {
   wallMs: number;
   /** The running process's resident memory after the episode (a leak shows as growth per episode). */
   rssBytes: number;
+  /**
+   * Set when the runner's worker wrote the outcome into the experiment folder itself (a queue
+   * worker on another machine): the line it appended, or null for a stopped attempt it kept.
+   * Unset: the coordinator moves the episode and appends its line.
+   */
+  recorded?: ResultRecord | null;
 }
 
 /** What a call costs, as soon as its reply is in: the runner's live totals and caps. */

@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { AttemptRecord, ExperimentManifest, ResultRecord, SessionRecord, keyId, keySlug, type ExperimentKey } from '../../../src-shared/experiments';
 import { KEY_FILE, readKeyFile, recordFromEpisode, writeKeyFile } from './record';
+import { withResultsLock } from './resultsLock';
 
 export const MANIFEST_FILE = 'experiment.json';
 export const RESULTS_FILE = 'results.jsonl';
@@ -145,8 +146,22 @@ export class ExperimentFolder {
     return readJsonl(join(this.dir, SESSIONS_FILE), SessionRecord).items;
   }
 
-  appendResult(r: ResultRecord): void {
-    appendLine(join(this.dir, RESULTS_FILE), ResultRecord.parse(r));
+  /**
+   * Appends the key's line unless the key already has one, checked under the results lock: queue
+   * workers on several machines (and a recovering coordinator) share the file. false = it had one.
+   */
+  appendResult(r: ResultRecord): boolean {
+    return withResultsLock(this.dir, () => this.appendResultLocked(r));
+  }
+
+  /** appendResult for a caller already inside withResultsLock. */
+  appendResultLocked(r: ResultRecord): boolean {
+    const path = join(this.dir, RESULTS_FILE);
+    const { byKey, truncatedTail } = this.results();
+    if (byKey.has(keyId(r.key))) return false;
+    if (truncatedTail) repairTail(path);
+    appendLine(path, ResultRecord.parse(r));
+    return true;
   }
 
   appendAttempt(a: AttemptRecord): void {
