@@ -3,7 +3,7 @@
  * runs every key without a result on an EpisodeRunner, moves each finished episode into
  * episodes/ and appends its line to results.jsonl. One coordinator per folder (a lock).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Arm } from '../../../src-shared/episode';
 import { keyId, type ExperimentKey, type ResultRecord, type SessionEnd } from '../../../src-shared/experiments';
@@ -12,7 +12,7 @@ import { currentVersions, expandSpec, versionMismatch } from './expand';
 import { ExperimentFolder, ExperimentFormatError } from './folder';
 import { EndpointLimiter, NO_LIMITS, type EndpointLimits, type Permit } from './limiter';
 import { KEY_FILE, recordFromEpisode } from './record';
-import { LocalProcessRunner, WorkerDiedError, type CallGate, type EpisodeRunner } from './runner';
+import { LocalProcessRunner, StoppedBeforeStartError, WorkerDiedError, type CallGate, type EpisodeRunner } from './runner';
 
 export interface ExperimentCaps {
   maxCostUsd: number | null;
@@ -65,6 +65,8 @@ export interface RunSummary {
   detail: string;
   progress: ExperimentProgress;
   recovered: { repairedTail: boolean; recovered: number; interrupted: number };
+  /** The endpoint limiter's figures: 429 back-offs shared by every worker, time calls waited for a permit. */
+  endpoint: { backoffs: number; waitedMs: number };
 }
 
 function stagedEpisode(stage: string): string | null {
@@ -230,6 +232,11 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
         }
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
+        if (err instanceof StoppedBeforeStartError) {
+          folder.keepAttempt(null, key, 'stopped', stopping?.detail ?? msg);
+          rmSync(stage, { recursive: true, force: true });
+          return;
+        }
         folder.keepAttempt(stagedEpisode(stage), key, err instanceof WorkerDiedError ? 'worker-died' : 'stopped', msg);
         const n = (attempts.get(keyId(key)) ?? 0) + 1;
         attempts.set(keyId(key), n);
@@ -268,7 +275,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     folder.appendSession({ startedAt: startedAt.toISOString(), endedAt: new Date().toISOString(), jobs: o.jobs, end, detail, ran: ranNow, caps });
     const p = progress();
     o.onProgress?.(p);
-    return { end, detail, progress: p, recovered };
+    return { end, detail, progress: p, recovered, endpoint: { backoffs: limiter.backoffs, waitedMs: limiter.waitedMs } };
   } finally {
     unlock();
   }

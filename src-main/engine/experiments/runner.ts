@@ -26,6 +26,11 @@ export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError';
 }
 
+/** The job was stopped while its worker was still starting: nothing ran. */
+export class StoppedBeforeStartError extends Error {
+  override name = 'StoppedBeforeStartError';
+}
+
 export interface EpisodeRunner {
   /** How many jobs it runs at once. */
   readonly capacity: number;
@@ -138,12 +143,18 @@ export class LocalProcessRunner implements EpisodeRunner {
     if (!w) throw new Error(`all ${this.capacity} workers are busy`);
     const id = this.nextJob++;
     const result = new Promise<EpisodeJobResult>((resolve, reject) => (w.busy = { id, resolve, reject, onCall: o.onCall }));
+    const free = () => {
+      if (w.busy?.id === id) w.busy = null;
+    };
     result.catch(() => undefined); // awaited below; a worker dying before it is ready rejects both
     const stop = () => w.child.connected && w.child.send({ t: 'stop', id } satisfies ToWorker);
     o.signal.addEventListener('abort', stop, { once: true });
     try {
       await w.ready;
-      if (o.signal.aborted) stop();
+      if (o.signal.aborted) {
+        free();
+        throw new StoppedBeforeStartError('stopped before it started');
+      }
       w.child.send({ t: 'run', id, job } satisfies ToWorker);
       return await result;
     } finally {

@@ -32,6 +32,8 @@ export async function workerMain(): Promise<number> {
         };
         permits.set(req, (granted) => {
           signal?.removeEventListener('abort', onAbort);
+          // A refusal means the run is stopping (Ctrl-C or a cap): the episode ends as stopped, not as a model error.
+          if (!granted) jobs.get(id)?.abort();
           resolve(granted);
         });
         signal?.addEventListener('abort', onAbort, { once: true });

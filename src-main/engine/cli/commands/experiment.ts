@@ -78,6 +78,7 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   }
   const rec = summary.recovered;
   if (rec.repairedTail || rec.recovered || rec.interrupted) process.stderr.write(`recovered after a crash: ${rec.recovered} finished episode(s) recorded from their folders, ${rec.interrupted} interrupted one(s) to re-run${rec.repairedTail ? ', a cut-off results line removed' : ''}\n`);
+  if (summary.endpoint.backoffs || summary.endpoint.waitedMs > 1000) process.stderr.write(`endpoint: ${summary.endpoint.backoffs} rate-limit (429) back-off(s) shared by all workers; calls waited ${(summary.endpoint.waitedMs / 1000).toFixed(1)} s in total for the endpoint limits\n`);
   process.stderr.write(`${summary.end === 'complete' ? 'done' : 'stopped'}: ${summary.detail}\n`);
   if (!json) {
     const { report } = experimentReport(folder);
