@@ -19,6 +19,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
       {name && <b>{name} · </b>}
       <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.arm} arm ·{' '}
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
+      {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
       <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
     </div>

@@ -63,7 +63,7 @@ export class CallChart {
     return {
       width,
       height: this.opts.heightPx,
-      legend: { show: this.series.length > 1 || !bars, live: true },
+      legend: { show: true, live: true },
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
       scales: { x: { time: false, range: (_u, min, max) => (bars ? [min - 0.5, max + 0.5] : min === max ? [min - 1, max + 1] : [min, max]) }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.08] } },
       axes: [

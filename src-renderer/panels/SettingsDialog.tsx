@@ -92,19 +92,19 @@ export function SettingsDialog({ onClose, onSaved }: { onClose(): void; onSaved(
         <p className="muted small">Any OpenAI-compatible Chat Completions endpoint: OpenAI, Azure, vLLM, Ollama, LM Studio, OpenRouter.</p>
         <label>Base URL
           <input value={endpoint.baseUrl} list="base-url-examples" placeholder="https://api.openai.com/v1" aria-invalid={!!urlProblem}
-            onChange={(e) => (setEndpoint({ ...endpoint, baseUrl: e.target.value }), setTest({ kind: 'idle' }))} onBlur={() => setTouched(true)} data-testid="settings-base-url" />
+            onChange={(e) => (setEndpoint({ ...endpoint, baseUrl: e.target.value }), setTest({ kind: 'idle' }), setError(null))} onBlur={() => setTouched(true)} data-testid="settings-base-url" />
           <datalist id="base-url-examples">
             {EXAMPLE_BASE_URLS.map((x) => <option key={x.url} value={x.url}>{x.label}</option>)}
           </datalist>
         </label>
         <div className="examples small" data-testid="base-url-examples">
           {EXAMPLE_BASE_URLS.map((x) => (
-            <button key={x.url} className="link" title={x.url} onClick={() => (setEndpoint({ ...endpoint, baseUrl: x.url }), setTest({ kind: 'idle' }))}>{x.label}</button>
+            <button key={x.url} className="link" title={x.url} onClick={() => (setEndpoint({ ...endpoint, baseUrl: x.url }), setTest({ kind: 'idle' }), setError(null))}>{x.label}</button>
           ))}
         </div>
         {urlProblem && <p className="bad small" data-testid="settings-url-error">{urlProblem}</p>}
         {hint && <p className="warn small">{hint}</p>}
-        <label>Model <input value={endpoint.model} placeholder="gpt-4o-mini" onChange={(e) => (setEndpoint({ ...endpoint, model: e.target.value }), setTest({ kind: 'idle' }))} data-testid="settings-model" /></label>
+        <label>Model <input value={endpoint.model} placeholder="gpt-4o-mini" onChange={(e) => (setEndpoint({ ...endpoint, model: e.target.value }), setTest({ kind: 'idle' }), setError(null))} data-testid="settings-model" /></label>
         <label>Image detail
           <select value={endpoint.imageDetail} onChange={(e) => setEndpoint({ ...endpoint, imageDetail: e.target.value as EndpointSettings['imageDetail'] })}>
             <option value="low">low (85 tokens an image)</option>

@@ -161,15 +161,16 @@ describe('settings, charts and the library as a researcher meets them', () => {
     await page.getByTestId('duel-open').click();
     const canvas = page.getByTestId('duel-plot').locator('canvas');
     await canvas.waitFor();
-    // Count pixels of the code arm's colour (#5aa9ff, first series) on the chart.
-    const bluePixels = await canvas.evaluate((c) => {
-      const cv = c as HTMLCanvasElement;
-      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x5a) < 24 && Math.abs(d[i + 1] - 0xa9) < 24 && Math.abs(d[i + 2] - 0xff) < 24) n++;
-      return n;
-    });
-    expect(bluePixels).toBeGreaterThan(20);
+    // Count pixels of the code arm's colour (#5aa9ff, first series) on the chart, once drawn.
+    const bluePixels = () =>
+      canvas.evaluate((c) => {
+        const cv = c as HTMLCanvasElement;
+        const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x5a) < 30 && Math.abs(d[i + 1] - 0xa9) < 30 && Math.abs(d[i + 2] - 0xff) < 30) n++;
+        return n;
+      });
+    await expect.poll(bluePixels, { timeout: 10_000 }).toBeGreaterThan(20);
     await shot(page, '7c-duel-short-line');
     await page.getByTestId('duel-close').click();
   });
