@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Arm } from '../../src-shared/episode';
 import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
-import { createInventoryHeuristicModel } from '../../src-main/engine/agent/heuristic/inventoryModel';
+import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { createInventoryEnvironment } from '../../src-main/engine/agent/inventory/inventoryEnvironment';
 import { INVENTORY_TASKS } from '../../src-main/engine/agent/inventory/tasks';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../../src-main/engine/agent/loop';
@@ -22,7 +22,7 @@ const settings = { ...DEFAULT_SETTINGS, cameras: [], images: 'none' as const };
 async function episode(taskId: string, variant: string, seed: number, arm: Arm): Promise<EpisodeOutcome> {
   const env = await createInventoryEnvironment({ taskId, variant, seed });
   try {
-    return await runEpisode({ env, model: createInventoryHeuristicModel(), arm, settings, outRoot: out });
+    return await runEpisode({ env, model: createHeuristicModel(), arm, settings, outRoot: out });
   } finally {
     await env.close();
   }

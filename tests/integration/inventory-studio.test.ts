@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EpisodeEvent } from '../../src-shared/episode';
-import { createInventoryHeuristicModel } from '../../src-main/engine/agent/heuristic/inventoryModel';
+import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { inventoryEntry } from '../../src-main/engine/agent/inventory/entry';
 import { DEFAULT_SETTINGS } from '../../src-main/engine/agent/loop';
 import { ConfigStore } from '../../src-main/engine/studio/config';
@@ -31,7 +31,7 @@ describe('studio with the inventory environment', () => {
       instance: { taskId: 'inv-reorder', variant: 'flaky', seed: 5 },
       arm: 'tools',
       settings: { ...DEFAULT_SETTINGS, ...inventoryEntry.observation },
-      model: createInventoryHeuristicModel(),
+      model: createHeuristicModel(),
       speed: null,
       startPaused: false,
       stopAfterCall: null,

@@ -6,13 +6,14 @@
  * page of raw rows in its context; the code arm only what its cell prints: this measures that.
  *
  * Environment: ROBOCELL_BENCH_INV_SEEDS ("1000-1002" default, or "0,3,7"),
- * ROBOCELL_BENCH_INV_VARIANTS (comma list; default all), ROBOCELL_BENCH_PRICE_MODEL (gpt-4o).
+ * ROBOCELL_BENCH_INV_VARIANTS (comma list; default all), ROBOCELL_BENCH_INV_TASKS (comma list; default
+ * all), ROBOCELL_BENCH_PRICE_MODEL (gpt-4o).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Arm } from '../../../src-shared/episode';
-import { createInventoryHeuristicModel } from '../agent/heuristic/inventoryModel';
+import { createHeuristicModel } from '../agent/heuristic/heuristicModel';
 import { inventoryEntry } from '../agent/inventory/entry';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../agent/loop';
 import { metricOf, ratios, STUDY, type ArmPair, type Metric } from './agent';
@@ -32,12 +33,13 @@ export const inventorySuite: BenchSuite = {
   name: 'inventory',
   async run() {
     const priceModel = process.env.ROBOCELL_BENCH_PRICE_MODEL ?? 'gpt-4o';
-    const tasks = inventoryEntry.tasks();
+    const onlyTasks = process.env.ROBOCELL_BENCH_INV_TASKS?.split(',').map((s) => s.trim()).filter(Boolean);
+    const tasks = inventoryEntry.tasks().filter((t) => !onlyTasks || onlyTasks.includes(t.id));
     const allVariants = tasks[0]?.variants.map((v) => v.id) ?? [];
     const variants = process.env.ROBOCELL_BENCH_INV_VARIANTS?.split(',').map((s) => s.trim()).filter(Boolean) ?? allVariants;
     const seeds = seedList();
-    const model = createInventoryHeuristicModel();
-    console.log(`model ${model.info.label} (inventory procedure), seeds ${seeds.join(',')}, variants ${variants.join(', ')}; no images`);
+    const model = createHeuristicModel();
+    console.log(`model ${model.info.label}, seeds ${seeds.join(',')}, variants ${variants.join(', ')}; no images`);
     const root = mkdtempSync(join(tmpdir(), 'robocell-bench-inventory-'));
     const started = performance.now();
     const pairs: Array<ArmPair & { variant: string }> = [];
@@ -66,6 +68,8 @@ export const inventorySuite: BenchSuite = {
           const avg = (arm: Arm, m: Metric) => mine.reduce((s, p) => s + metricOf(p[arm].totals, m, priceModel), 0) / mine.length;
           const solved = (arm: Arm) => mine.filter((p) => p[arm].success).length;
           console.log(`| ${task.id} | ${variant} | ${solved('tools')} / ${solved('code')} of ${mine.length} | ${avg('tools', 'calls').toFixed(1)} → ${avg('code', 'calls').toFixed(1)} | ${Math.round(avg('tools', 'input'))} → ${Math.round(avg('code', 'input'))} | ${Math.round(rows.tools / mine.length)} |`);
+          // A failure is a result: say how it ended, so it can be looked into.
+          for (const p of mine) for (const arm of ['tools', 'code'] as const) if (!p[arm].success) console.log(`|  | ↳ seed ${p.seed} ${arm}: ${p[arm].finish} after ${p[arm].totals.llmCalls} calls: ${p[arm].reason.slice(0, 160)} |  |  |  |  |`);
         }
       }
     } finally {
