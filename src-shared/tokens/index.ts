@@ -1,3 +1,4 @@
 export * from './text';
 export * from './images';
 export * from './prices';
+export * from './simulatedUsage';

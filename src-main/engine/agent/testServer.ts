@@ -1,7 +1,7 @@
 /**
  * An OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1, for tests and offline demos.
  * It answers from a model (the offline heuristic agent, or a test plan) given the conversation, streaming or not, with
- * `usage` as a provider reports it (simulatedUsage.ts): the local tokenizer's count, and cached
+ * `usage` as a provider reports it (src-shared/tokens/simulatedUsage.ts): the local tokenizer's count, and cached
  * tokens from a simulated prefix cache shared by every request this server gets, marked
  * `robocell_simulated: true` so the record says no provider billed it. Fault modes let tests prove the adapter survives a rate limit,
  * a server error, a hang, malformed arguments, an unknown tool, an empty reply, a refusal and a
@@ -10,9 +10,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { imageFamilyForModel } from '../../../src-shared/tokens';
+import { contextSegments, imageFamilyForModel, PrefixCacheSimulator, simulateProviderUsage } from '../../../src-shared/tokens';
 import type { Model } from './model';
-import { contextSegments, PrefixCacheSimulator, simulateProviderUsage } from './simulatedUsage';
 import { fromWire, WireRequest } from './wire';
 
 export type FaultKind = 'rate-limit' | 'server-error' | 'hang' | 'bad-arguments' | 'unknown-tool' | 'empty' | 'refusal' | 'multiple-tool-calls';

@@ -7,20 +7,16 @@
  *
  * Simplifications, stated: cache entries never expire (OpenAI keeps them 5–10 minutes idle, up to
  * an hour) and every request reaches the same cache (no routing by the prompt's first tokens).
+ * Pure (no Node imports), so the offline agent and the UI can use it as the engine does.
  */
-import { createHash } from 'node:crypto';
-import type { TokenUsage } from '../../../src-shared/episode';
-import {
-  countTextTokens,
-  estimateMessage,
-  estimateTools,
-  TOKENS_REPLY_PRIMING,
-  tokenIds,
-  type ImageCost,
-  type ImageTokenFamily,
-  type TokenMessage,
-  type TokenTool,
-} from '../../../src-shared/tokens';
+import type { ImageCost, ImageTokenFamily } from './images';
+import type { Usage } from './prices';
+import { countTextTokens, estimateMessage, estimateTools, TOKENS_REPLY_PRIMING, tokenIds, type TokenMessage, type TokenTool } from './text';
+
+/** Usage no provider billed: structurally the episode's TokenUsage with `simulated: true`. */
+export interface SimulatedUsage extends Usage {
+  simulated: true;
+}
 
 export const PREFIX_CACHE_MIN_TOKENS = 1024;
 export const PREFIX_CACHE_BLOCK_TOKENS = 128;
@@ -84,8 +80,6 @@ function commonPrefix(a: Uint32Array, b: Uint32Array): number {
   return i;
 }
 
-const digest = (s: string): string => createHash('sha1').update(s).digest('base64');
-
 /**
  * The provider's prefix cache. One instance is one cache: share it across the requests that would
  * share one account's cache (an episode, or a whole benchmark run).
@@ -99,7 +93,7 @@ export class PrefixCacheSimulator {
     let shared = 0;
     let i = 0;
     for (; i < segments.length; i++) {
-      const child = node.children.get(digest(segments[i].key));
+      const child = node.children.get(segments[i].key);
       if (!child) break;
       node = child.node;
       shared = node.depth;
@@ -126,7 +120,7 @@ export class PrefixCacheSimulator {
   private add(segments: readonly PromptSegment[]): void {
     let node = this.root;
     for (const seg of segments) {
-      const k = digest(seg.key);
+      const k = seg.key;
       let child = node.children.get(k);
       if (!child) {
         child = { node: { depth: node.depth + seg.tokens, children: new Map() }, ids: seg.text !== undefined ? Uint32Array.from(tokenIds(seg.text)) : null };
@@ -150,7 +144,7 @@ export function simulateProviderUsage(
   cache: PrefixCacheSimulator,
   request: { messages: TokenMessage[]; tools: TokenTool[]; images?: ImageTokenFamily | ImageCost; segments?: PromptSegment[] },
   reply: { text?: string | null; refusal?: string | null; toolCalls?: Array<{ name: string; arguments: string }> },
-): TokenUsage {
+): SimulatedUsage {
   const segments = request.segments ?? contextSegments(request.messages, request.tools, request.images);
   const inputTokens = segments.reduce((s, x) => s + x.tokens, 0);
   return { inputTokens, cachedInputTokens: cache.cachedTokens(segments, inputTokens), outputTokens: replyTokens(reply), simulated: true };

@@ -1,10 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Message, ToolDef } from '../../../src-shared/episode';
-import { estimateContext, TOKENS_REPLY_PRIMING } from '../../../src-shared/tokens';
-import type { Model } from './model';
-import { createOpenAIModel } from './openai/openaiModel';
+import { describe, expect, it } from 'vitest';
+import type { Message, ToolDef } from '../episode';
 import { cachedTokensFor, contextSegments, PrefixCacheSimulator, simulateProviderUsage } from './simulatedUsage';
-import { startTestServer, type TestServer } from './testServer';
+import { estimateContext, TOKENS_REPLY_PRIMING } from './text';
 
 const tools: ToolDef[] = [{ name: 'add', description: 'Add n to the counter.', parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }];
 // ~1,700 tokens of system prompt: long enough to be cached.
@@ -95,32 +92,5 @@ describe('the simulated prefix cache', () => {
     const u2 = simulateProviderUsage(cache, { messages: [...base, ...turn(1)], tools }, reply);
     expect(u2.cachedInputTokens).toBeGreaterThanOrEqual(1024);
     expect(u2.cachedInputTokens % 128).toBe(0);
-  });
-});
-
-describe('the test server reports simulated usage through the OpenAI SDK', () => {
-  let server: TestServer | null = null;
-  afterEach(async () => {
-    await server?.close();
-    server = null;
-  });
-
-  it('second request of a growing conversation: cached tokens from the first, marked simulated', async () => {
-    const echo: Model = {
-      info: { name: 'echo', label: 'echo', scripted: true, baseUrl: null },
-      complete: async () => ({ text: null, toolCalls: [{ id: 'c9', name: 'add', arguments: '{"n":1}' }], refusal: null, finishReason: 'tool_calls', usage: null, retries: 0, raw: null }),
-    };
-    server = await startTestServer({ planner: echo });
-    for (const stream of [false, true]) {
-      const model = createOpenAIModel({ model: 'gpt-4o', baseUrl: server.baseUrl, apiKey: 'test', stream });
-      const load = () => new Uint8Array();
-      const r1 = await model.complete({ messages: base, tools, loadImage: load });
-      const r2 = await model.complete({ messages: [...base, ...turn(1)], tools, loadImage: load });
-      expect(r1.usage?.simulated).toBe(true);
-      expect(r2.usage?.inputTokens).toBe(estimateContext([...base, ...turn(1)], tools).total);
-      // The cache is the server's: the second pass (streaming) finds the whole of r2 already seen.
-      const sharedTokens = stream ? estimateContext([...base, ...turn(1)], tools).total : estimateContext(base, tools).total;
-      expect(r2.usage?.cachedInputTokens).toBe(Math.floor((sharedTokens - TOKENS_REPLY_PRIMING) / 128) * 128);
-    }
   });
 });
