@@ -28,12 +28,20 @@ async function canRender(): Promise<boolean> {
 
 async function timedRun(root: string, name: string, spec: ExperimentSpecInput, jobs: number, onEpisode?: (e: FinishedEpisode) => void) {
   const { folder } = prepareExperiment({ ...spec, name }, join(root, name));
+  let setupMs = 0;
   const t0 = performance.now();
-  const s = await runExperiment(folder, { jobs, onEpisode });
+  const s = await runExperiment(folder, {
+    jobs,
+    onEpisode: (e) => {
+      setupMs += e.setupMs ?? 0;
+      onEpisode?.(e);
+    },
+  });
   const wallMs = performance.now() - t0;
   const records = folder.results().records;
   const episodeWallMs = records.reduce((a, r) => a + r.totals.wallMs, 0);
-  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs, perHour: (records.length / wallMs) * 3_600_000 };
+  const startupMs = s.workerStartupMs.reduce((a, b) => a + b, 0);
+  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs, setupMs, startupMs, perHour: (records.length / wallMs) * 3_600_000 };
 }
 
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -56,6 +64,8 @@ export const experimentSuite: BenchSuite = {
       console.log('|---|---|---|---|---|---|');
       for (const [j, r] of [[1, one], [2, two]] as const) console.log(`| ${j} | ${r.episodes} | ${r.solved} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.episodeWallMs / 1000).toFixed(1)} s | ${Math.round(r.perHour)} |`);
       console.log(`speed-up jobs 2 ÷ jobs 1: ${(two.perHour / one.perHour).toFixed(2)}× (2 cores shared with everything else on this machine)`);
+      const runnerOwn = one.wallMs - one.episodeWallMs - one.setupMs - one.startupMs;
+      console.log(`--jobs 1 wall beyond the episodes' own: worker start-up ${(one.startupMs / 1000).toFixed(1)} s, building each episode's world (sim load, renderer scene) ${(one.setupMs / 1000).toFixed(1)} s (${Math.round(one.setupMs / one.episodes)} ms per episode), the runner itself (IPC, moving folders, results) ${(runnerOwn / 1000).toFixed(1)} s (${Math.round(runnerOwn / one.episodes)} ms per episode); without start-up and world building ${((one.wallMs - one.setupMs - one.startupMs) / one.episodeWallMs).toFixed(3)}×`);
       reportTarget({ name: 'experiment runner overhead', figure: `${(one.wallMs / 1000).toFixed(1)} s wall for ${(one.episodeWallMs / 1000).toFixed(1)} s of episodes at --jobs 1`, ratio: `${overhead.toFixed(3)}×`, target: '≤ 1.05×', met: overhead <= 1.05 });
 
       // Memory: one worker process runs every episode of the long run (no images: the renderer's

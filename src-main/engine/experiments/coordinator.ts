@@ -41,6 +41,8 @@ export interface FinishedEpisode {
   record: ResultRecord;
   /** Resident memory of the process that ran it, after the episode. */
   workerRssBytes: number | null;
+  /** Time its world took to build, before the episode's own wall clock started. */
+  setupMs: number | null;
   done: number;
   planned: number;
 }
@@ -67,6 +69,8 @@ export interface RunSummary {
   recovered: { repairedTail: boolean; recovered: number; interrupted: number };
   /** The endpoint limiter's figures: 429 back-offs shared by every worker, time calls waited for a permit. */
   endpoint: { backoffs: number; waitedMs: number };
+  /** Worker process start-up times (local runner only). */
+  workerStartupMs: number[];
 }
 
 function stagedEpisode(stage: string): string | null {
@@ -192,7 +196,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       ranNow++;
       solved[key.arm].done++;
       if (rec.success) solved[key.arm].solved++;
-      o.onEpisode?.({ record: rec, workerRssBytes, done, planned: planned.length });
+      o.onEpisode?.({ record: rec, workerRssBytes, setupMs: r.setupMs ?? null, done, planned: planned.length });
       return rec;
     };
 
@@ -275,7 +279,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     folder.appendSession({ startedAt: startedAt.toISOString(), endedAt: new Date().toISOString(), jobs: o.jobs, end, detail, ran: ranNow, caps });
     const p = progress();
     o.onProgress?.(p);
-    return { end, detail, progress: p, recovered, endpoint: { backoffs: limiter.backoffs, waitedMs: limiter.waitedMs } };
+    return { end, detail, progress: p, recovered, endpoint: { backoffs: limiter.backoffs, waitedMs: limiter.waitedMs }, workerStartupMs: runner instanceof LocalProcessRunner ? [...runner.startupMs] : [] };
   } finally {
     unlock();
   }

@@ -28,6 +28,8 @@ export interface EpisodeJobResult {
   stopped: boolean;
   success: boolean;
   wallMs: number;
+  /** Building the episode's world before its first event (sim load, renderer scene): not in its wall. */
+  setupMs: number;
   /** The running process's resident memory after the episode (a leak shows as growth per episode). */
   rssBytes: number;
   /**
@@ -85,7 +87,9 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
   // Images need the headless renderer; with no cameras nothing is rendered, so none is started.
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new Error(`unknown task "${instance.taskId}"`);
+  const t0 = performance.now();
   const env = await entry.create(instance, { render: job.settings.cameras.length > 0, language: job.settings.language });
+  const setupMs = performance.now() - t0;
   try {
     const out = await runEpisode({
       env,
@@ -101,7 +105,7 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
     });
     writeKeyFile(out.dir, job.key);
     env.dispose();
-    return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs, rssBytes: process.memoryUsage().rss };
+    return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs, setupMs, rssBytes: process.memoryUsage().rss };
   } catch (err) {
     env.dispose();
     throw err;

@@ -64,12 +64,15 @@ export class LocalProcessRunner implements EpisodeRunner {
   private nextJob = 1;
   private nextPermit = 1;
   private closing = false;
+  /** Milliseconds from fork to ready, per worker started: process start-up is part of a run's wall. */
+  readonly startupMs: number[] = [];
 
   constructor(private readonly o: LocalRunnerOptions) {
     this.capacity = o.jobs;
   }
 
   private spawn(): Worker {
+    const forkedAt = performance.now();
     const child = fork(this.o.cliPath ?? join(packageRoot(), 'bin', 'robocell.mjs'), ['experiment', 'worker'], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, ...this.o.env, ROBOCELL_MUJOCO_QUIET: '1' },
@@ -86,6 +89,7 @@ export class LocalProcessRunner implements EpisodeRunner {
       const send = (msg: ToWorker) => child.connected && child.send(msg);
       switch (m.t) {
         case 'ready':
+          this.startupMs.push(performance.now() - forkedAt);
           return markReady();
         case 'acquire': {
           const permitId = this.nextPermit++;
@@ -110,7 +114,7 @@ export class LocalProcessRunner implements EpisodeRunner {
         case 'done': {
           const b = w.busy;
           w.busy = null;
-          return b?.id === m.id ? b.resolve({ episodeDir: m.episodeDir, stopped: m.stopped, success: m.success, wallMs: m.wallMs, rssBytes: m.rssBytes }) : undefined;
+          return b?.id === m.id ? b.resolve({ episodeDir: m.episodeDir, stopped: m.stopped, success: m.success, wallMs: m.wallMs, setupMs: m.setupMs, rssBytes: m.rssBytes }) : undefined;
         }
         case 'failed': {
           const b = w.busy;
