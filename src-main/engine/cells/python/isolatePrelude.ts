@@ -145,9 +145,43 @@ return (async () => {
   ns.destroy();
   py.unregisterJsModule('_robocell_host');
   const HEAP = () => py._module.HEAP8.buffer.byteLength;
+  // Python can rewrite the isolate's JS built-ins, which Pyodide itself relies on: no escape, but a
+  // broken interpreter. Every property of the built-ins is recorded now and compared after each cell;
+  // a difference makes the host replace the runtime.
+  const names = ['Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError', 'Promise', 'RegExp', 'Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'JSON', 'Math', 'Reflect', 'Proxy', 'Atomics', 'WebAssembly', 'TextEncoder', 'TextDecoder'].filter((n) => G[n] !== undefined);
+  const intrinsics = [];
+  for (let i = 0; i < names.length; i++) {
+    const v = G[names[i]];
+    intrinsics.push(v);
+    if (typeof v === 'function' && v.prototype && typeof v.prototype === 'object') intrinsics.push(v.prototype);
+  }
+  for (const k of ['Module', 'Global', 'Instance', 'Memory', 'Table']) if (WebAssembly[k]) intrinsics.push(WebAssembly[k], WebAssembly[k].prototype);
+  intrinsics.push(Object.getPrototypeOf(function* () {}), Object.getPrototypeOf([][Symbol.iterator]()), Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())), Object.getPrototypeOf(Uint8Array));
+  const ownKeys = Reflect.ownKeys, getDesc = Reflect.getOwnPropertyDescriptor, same = Object.is;
+  // V8 and Pyodide tune these at run time; they reach no host either way.
+  const tunables = new Set(['stackTraceLimit', 'prepareStackTrace', 'captureStackTrace', 'lastIndex']);
+  const record = (o) => { const keys = ownKeys(o); const d = []; for (let i = 0; i < keys.length; i++) { if (tunables.has(keys[i])) continue; const x = getDesc(o, keys[i]); d.push(keys[i], x.value, x.get, x.set, x.writable); } return d; };
+  const baseline = intrinsics.map(record);
+  const globalsBaseline = names.map((n) => getDesc(G, n));
+  const intact = () => {
+    try {
+      for (let i = 0; i < intrinsics.length; i++) {
+        const now = record(intrinsics[i]), was = baseline[i];
+        if (now.length !== was.length) return false;
+        for (let j = 0; j < now.length; j++) if (!same(now[j], was[j])) return false;
+      }
+      for (let i = 0; i < names.length; i++) { const d = getDesc(G, names[i]), b = globalsBaseline[i]; if (!d || d.value !== b.value || d.get !== b.get) return false; }
+      return true;
+    } catch (e) { return false; }
+  };
   const fatal = (e) => JsonStringify({ ok: false, fatal: true, error: { type: 'InternalError', message: 'the Python runtime failed: ' + StringCtor(e && e.message || e).slice(0, 2000) }, stdout: '', dropped: 0 });
   return {
-    run: (code, cellName) => { try { return runPy(code, cellName); } catch (e) { return fatal(e); } },
+    run: (code, cellName) => {
+      let out;
+      try { out = runPy(code, cellName); } catch (e) { out = fatal(e); }
+      if (typeof out !== 'string' || out[0] !== '{') out = fatal('no reply');
+      return intact() ? out : '{"tampered": true, ' + out.slice(1);
+    },
     install: (specsJson, limitsJson) => { installPy(specsJson, limitsJson); return true; },
     memoryBytes: () => HEAP(),
   };

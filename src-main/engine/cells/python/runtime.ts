@@ -35,6 +35,8 @@ interface DriverReply {
   stopped: boolean;
   memoryError: boolean;
   fatal: boolean;
+  /** The cell altered the isolate's JS built-ins: the result stands, the runtime is replaced. */
+  tampered: boolean;
   stdout: string;
   dropped: number;
 }
@@ -217,6 +219,7 @@ export class PythonCellRuntime implements CellRuntime {
     else if (!sb.alive) lost = sb.catastrophe ? `the Python sandbox failed (${sb.catastrophe})` : `the cell exceeded the ${this.limits.memoryLimitMb} MB heap limit of its sandbox`;
     else if (failure !== null) lost = /timed out/i.test(errorText(failure)) ? 'the cell ran past its wall budget in code that cannot be interrupted, so its Python runtime was discarded' : `the Python runtime failed (${errorText(failure)})`;
     else if (reply?.fatal) lost = reply.error?.message ?? 'the Python runtime failed';
+    else if (reply?.tampered) lost = 'the cell changed the JavaScript built-ins its Python runtime relies on, so the runtime was replaced';
     else if (reply?.memoryError) lost = `the cell ran out of memory (the interpreter's cap is ${this.limits.wasmMaxMb} MB)`;
     else if ((await sb.memoryBytes().catch(() => 0)) > WASM_RECYCLE_SHARE * this.limits.wasmMaxMb * 2 ** 20) lost = `the cell used over ${Math.round(WASM_RECYCLE_SHARE * 100)}% of the interpreter's ${this.limits.wasmMaxMb} MB, which is never given back`;
 
@@ -233,11 +236,13 @@ export class PythonCellRuntime implements CellRuntime {
       result.ok = reply.ok;
       if (reply.ok) result.value = reply.value;
       else if (reply.error) result.error = reply.error;
-      if (lost) result.stop = { reason: 'memory-limit', message: `${lost}; the runtime was replaced and ${gone}` };
-    } else {
-      const reason = lost && /memory|heap/.test(lost) ? 'memory-limit' : 'wall-budget';
-      result.stop = { reason, message: `${lost ?? 'the Python runtime failed'}; ${gone}` };
+      if (lost && !reply.tampered) result.stop = { reason: 'memory-limit', message: `${lost}; the runtime was replaced and ${gone}` };
+    } else if (lost && (/memory|heap/.test(lost) || /wall budget/.test(lost))) {
+      const reason = /memory|heap/.test(lost) ? 'memory-limit' : 'wall-budget';
+      result.stop = { reason, message: `${lost}; ${gone}` };
       result.error = { type: stopErrorType(reason), message: result.stop.message };
+    } else {
+      result.error = { type: 'InternalError', message: `${lost ?? 'the Python runtime failed'}; the runtime was replaced and ${gone}` };
     }
     if (lost) {
       result.namespaceLost = true;
@@ -290,6 +295,7 @@ function parseDriverReply(raw: unknown): DriverReply {
     stopped: v.stopped === true,
     memoryError: v.memory_error === true,
     fatal: v.fatal === true,
+    tampered: v.tampered === true,
     stdout: str(v.stdout) ?? '',
     dropped: typeof v.dropped === 'number' ? v.dropped : 0,
   };
