@@ -9,7 +9,7 @@
  * primitives (as tools, or through a code tool) to the robot procedure (procedure.ts).
  */
 import type { Message, ModelInfo, ToolCall, ToolDef } from '../../../../src-shared/episode';
-import { countTextTokens, estimateContext } from '../../../../src-shared/tokens';
+import { PrefixCacheSimulator, simulateProviderUsage } from '../../../../src-shared/tokens';
 import type { Model, ModelReply } from '../model';
 import type { ApiSignatures, CellRenderer, Program } from './cellIr';
 import { interpret, type CallResult } from './interpret';
@@ -204,6 +204,8 @@ export function createHeuristicModel(opts: HeuristicOptions = {}): Model {
     scripted: true,
     baseUrl: null,
   };
+  // Usage as a provider would report it (prefix caching included); it never changes a reply.
+  const cache = new PrefixCacheSimulator();
   return {
     info,
     async complete(ctx, o): Promise<ModelReply> {
@@ -216,14 +218,13 @@ export function createHeuristicModel(opts: HeuristicOptions = {}): Model {
       else text = d.text;
       if (text) o?.onDelta?.({ text });
       for (const [index, c] of toolCalls.entries()) o?.onDelta?.({ toolCall: { index, name: c.name, argumentsDelta: c.arguments } });
-      const inputTokens = estimateContext(ctx.messages, ctx.tools).total;
-      const outputTokens = (text ? countTextTokens(text) : 0) + toolCalls.reduce((s, c) => s + countTextTokens(c.name) + countTextTokens(c.arguments) + 3, 0);
+      const usage = simulateProviderUsage(cache, { messages: ctx.messages, tools: ctx.tools }, { text, toolCalls });
       return {
         text,
         toolCalls,
         refusal: null,
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
-        usage: { inputTokens, cachedInputTokens: 0, outputTokens },
+        usage,
         retries: 0,
         raw: { offline: 'heuristic agent' },
       };
