@@ -22,6 +22,13 @@ export interface RunJobOptions {
 }
 
 /** The worker running a job died (killed, crashed, out of memory): the job left no result. */
+/**
+ * Node flags of every worker process. A worker renders, encodes PNGs and runs cells: lots of
+ * short-lived garbage, for which V8's default 16 MiB semi-spaces let the heap's footprint swing
+ * to ~170 MiB; 2 MiB ones keep it near 70 MiB (issue 18: a worker ≤ 400 MiB RSS, flat).
+ */
+export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+
 export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError';
 }
@@ -74,6 +81,7 @@ export class LocalProcessRunner implements EpisodeRunner {
   private spawn(): Worker {
     const forkedAt = performance.now();
     const child = fork(this.o.cliPath ?? join(packageRoot(), 'bin', 'robocell.mjs'), ['experiment', 'worker'], {
+      execArgv: [...process.execArgv, ...WORKER_NODE_FLAGS],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, ...this.o.env, ROBOCELL_MUJOCO_QUIET: '1' },
     });
