@@ -14,6 +14,9 @@ export interface CallSeries {
   values: Array<number | null>;
 }
 
+/** A series of a few calls gets larger points: two points hidden under a long line are no line at all. */
+const pointSize = (s: CallSeries) => (s.values.length <= 3 ? 11 : 6);
+
 export interface CallChartOptions {
   kind: 'bars' | 'lines';
   heightPx: number;
@@ -77,7 +80,7 @@ export class CallChart {
           stroke: s.color,
           width: bars ? 0 : 2,
           fill: bars ? s.color : undefined,
-          points: { show: !bars, size: 6, fill: s.color },
+          points: { show: !bars, size: pointSize(s), fill: s.color, stroke: s.values.length <= 3 ? '#ffffff' : s.color, width: s.values.length <= 3 ? 1.5 : 1 },
           paths: bars ? uPlot.paths.bars!({ size: [0.7, 40], align: 0 }) : undefined,
           value: (_u: uPlot, v: number | null) => (v === null ? '—' : fmtTokens(v)),
         })),

@@ -127,7 +127,11 @@ function sideNames(views: EpisodeView[]): string[] {
 }
 
 function CumulativeChart({ views, names, step, onSelect }: { views: EpisodeView[]; names: string[]; step: number; onSelect(i: number): void }) {
-  const series = useMemo(() => views.map((v, vi) => ({ label: names[vi], color: COLORS[vi], values: v.calls.map((c) => c.cumulativeInputTokens) })), [views, names]);
+  // The longer episode is drawn first, so the shorter one's line lies on top of it, never under.
+  const series = useMemo(
+    () => views.map((v, vi) => ({ label: names[vi], color: COLORS[vi], values: v.calls.map((c) => c.cumulativeInputTokens) })).sort((a, b) => b.values.length - a.values.length),
+    [views, names],
+  );
   return (
     <figure className="duel-chart" data-testid="duel-chart">
       <CallChartView kind="lines" heightPx={150} yLabel="input tokens so far" series={series} selected={step} onSelect={onSelect} testId="duel-plot" />

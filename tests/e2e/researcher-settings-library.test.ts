@@ -131,9 +131,9 @@ describe('settings, charts and the library as a researcher meets them', () => {
     await page.getByTestId('run-arm').selectOption('tools');
     await page.getByTestId('run-model').selectOption('heuristic');
     await page.getByTestId('run-speed').selectOption('max');
-    const before = await page.getByTestId('episode-title').getAttribute('data-episode-id');
+    const before = await page.getByTestId('episode-title').getAttribute('data-episode-id', { timeout: 2000 }).catch(() => null);
     await page.getByTestId('run-start').click();
-    await page.locator(`[data-testid="episode-title"]:not([data-episode-id="${before}"])`).waitFor({ timeout: 60_000 });
+    await page.locator(before ? `[data-testid="episode-title"]:not([data-episode-id="${before}"])` : '[data-testid="episode-title"]').waitFor({ timeout: 60_000 });
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     ours = (await page.getByTestId('episode-title').getAttribute('data-episode-id')) ?? '';
     await page.getByTestId('tab-library').click();
@@ -170,8 +170,15 @@ describe('settings, charts and the library as a researcher meets them', () => {
         for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x5a) < 30 && Math.abs(d[i + 1] - 0xa9) < 30 && Math.abs(d[i + 2] - 0xff) < 30) n++;
         return n;
       });
-    await expect.poll(bluePixels, { timeout: 10_000 }).toBeGreaterThan(20);
     await shot(page, '7c-duel-short-line');
+    const colours = await canvas.evaluate((c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+      const counts = new Map<string, number>();
+      for (let i = 0; i < d.length; i += 4) counts.set(`${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]}`, (counts.get(`${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]}`) ?? 0) + 1);
+      return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, n]) => `${k}:${n}`).join(' ') + ` size ${cv.width}x${cv.height}`;
+    });
+    await expect.poll(bluePixels, { timeout: 10_000, message: colours }).toBeGreaterThan(20);
     await page.getByTestId('duel-close').click();
   });
 

@@ -18,7 +18,7 @@ const text = async (page: Page, testId: string) => (await page.getByTestId(testI
 
 /** Starts a run from the form and waits for its verdict (not the previous episode's). */
 async function runToEnd(page: Page): Promise<void> {
-  const before = await page.getByTestId('episode-title').getAttribute('data-episode-id').catch(() => null);
+  const before = await page.getByTestId('episode-title').getAttribute('data-episode-id', { timeout: 2000 }).catch(() => null);
   await page.getByTestId('run-start').click();
   await page.locator(before ? `[data-testid="episode-title"]:not([data-episode-id="${before}"])` : '[data-testid="episode-title"]').waitFor({ timeout: 60_000 });
   await page.locator(FINISHED).waitFor({ timeout: 240_000 });
