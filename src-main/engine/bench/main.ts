@@ -11,13 +11,14 @@ import { simSuite } from './sim';
 import { solveSuite } from './solve';
 import { studioSuite } from './studio';
 import { printTargetSummary } from './targets';
+import { workersSuite } from './workers';
 
 export interface BenchSuite {
   name: string;
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite, workersSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {
