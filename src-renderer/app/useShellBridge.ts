@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { electronBridge } from '../../src-shared/electronBridge';
-import { notify } from '../store/run';
+import { displayName, exportFileName } from '../panels/libraryFormat';
+import { notify, useRun } from '../store/run';
 import { useStudio } from '../store/studio';
 import type { EngineClient } from '../transport/client';
 import { openEpisode } from './useEngineSync';
@@ -17,13 +18,17 @@ export function useShellBridge(client: EngineClient, showLibrary: () => void): v
           if (command === 'episode/import') {
             const files = await bridge.openFileDialog({ title: 'Import episode', filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
             if (!files?.length) return;
-            const { episodeId } = await client.request('episode/import-file', { grantId: files[0].grantId });
+            const { episodeId, duplicate } = await client.request('episode/import-file', { grantId: files[0].grantId });
             await openEpisode(client, episodeId);
-            return notify('info', `imported ${episodeId}`);
+            const row = useRun.getState().library.find((e) => e.id === episodeId);
+            const what = row ? displayName(row) : episodeId;
+            return notify('info', duplicate ? `that file is already in the library as "${what}": nothing was added` : `imported "${what}"`);
           }
           const episode = useStudio.getState().episode;
           if (!episode) return notify('error', 'open an episode to export it');
-          const file = await bridge.saveFileDialog({ title: 'Export episode', defaultPath: `${episode.meta.id}.robocell.json`, filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
+          const row = useRun.getState().library.find((e) => e.id === episode.meta.id);
+          const defaultPath = exportFileName({ name: row?.name ?? null, instance: episode.meta.instance, arm: episode.meta.arm, createdAt: episode.meta.createdAt });
+          const file = await bridge.saveFileDialog({ title: 'Export episode', defaultPath, filters: [{ name: 'Robocell episode', extensions: ['json'] }] });
           if (!file) return;
           const { fileName } = await client.request('episode/export-file', { episodeId: episode.meta.id, grantId: file.grantId });
           notify('info', `exported to ${fileName}`);
