@@ -222,7 +222,9 @@ describe('settings, charts and the library as a researcher meets them', () => {
     await page.getByTestId('library-import').setInputFiles(notJson);
     await page.getByTestId('notice').filter({ hasText: /notes\.json is not a Robocell episode file/ }).waitFor({ timeout: 30_000 });
     await shot(page, '8c-import-errors');
-    for (const close of await page.getByTestId('notice-close').all()) await close.click();
+    // Errors stay until closed; each × closes its own notice.
+    const closes = page.getByTestId('notice-close');
+    while ((await closes.count()) > 0) await closes.first().click({ timeout: 5000 }).catch(() => undefined);
     await expect(page.getByTestId('notice').count()).resolves.toBe(0);
   });
 
