@@ -24,6 +24,7 @@ export function SpecForm({ offlineModel, onStarted, onCancel }: { offlineModel: 
   const [cameras, setCameras] = useState((defaults?.cameras ?? ['front', 'wrist']).join(','));
   const [images, setImages] = useState(defaults?.images ?? 'on-demand');
   const [capUsd, setCapUsd] = useState('');
+  const [noise, setNoise] = useState(0);
   const [busy, setBusy] = useState(false);
 
   let seedError: string | null = null;
@@ -53,6 +54,7 @@ export function SpecForm({ offlineModel, onStarted, onCancel }: { offlineModel: 
           settings: { ...defaults, images, cameras: cameras.split(',').map((c) => c.trim()).filter(Boolean), budgets: { ...defaults.budgets, maxModelCalls: maxCalls } },
         },
         model,
+        agentNoise: model === 'offline' ? noise : 0,
         jobs,
         maxCostUsd: capUsd.trim() ? Number(capUsd) : null,
         maxCalls: null,
@@ -98,6 +100,7 @@ export function SpecForm({ offlineModel, onStarted, onCancel }: { offlineModel: 
             <option value="endpoint" disabled={!endpoint?.model}>{endpoint?.model ? `${endpoint.model} @ ${endpoint.baseUrl}` : 'endpoint (set one in Settings)'}</option>
           </select>
         </label>
+        {model === 'offline' && <label>Agent noise <input type="number" min={0} max={1} step={0.05} value={noise} onChange={(e) => setNoise(Math.min(1, Math.max(0, Number(e.target.value))))} title="the offline agent's slip probability per decision" data-testid="exp-noise" /></label>}
         <label>Worker processes <input type="number" min={1} max={16} value={jobs} onChange={(e) => setJobs(Math.max(1, Number(e.target.value)))} data-testid="exp-jobs" /></label>
       </div>
       <div className="row">

@@ -19,7 +19,14 @@ export const ExperimentSpec = z.object({
   seeds: z.array(z.number().int().nonnegative()).min(1),
   arms: z.array(Arm).min(1).default(['tools', 'code']),
   repeats: z.number().int().positive().max(100).default(1),
-  model: z.object({ name: z.string().min(1), baseUrl: z.string().nullable().default(null) }),
+  model: z.object({
+    name: z.string().min(1),
+    baseUrl: z.string().nullable().default(null),
+    /** The offline heuristic agent's slip probability per decision (0 = none); other models ignore it. */
+    agentNoise: z.number().min(0).max(1).optional(),
+    /** Its noise seed; each repeat adds its index, so repeats differ and a key always runs the same. */
+    agentSeed: z.number().int().nonnegative().optional(),
+  }),
   /** The same settings and budgets for both arms: that is what makes a key's two episodes a pair. */
   settings: AgentSettings,
 });

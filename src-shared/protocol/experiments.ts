@@ -55,6 +55,8 @@ export const experimentMethods = {
     z.object({
       spec: ExperimentSpec.omit({ model: true }),
       model: ExperimentModelChoice,
+      /** The offline agent's slip probability per decision (offline only). */
+      agentNoise: z.number().min(0).max(1).default(0),
       jobs: z.number().int().min(1).max(64).default(1),
       maxCostUsd: z.number().positive().nullable().default(null),
       maxCalls: z.number().int().positive().nullable().default(null),

@@ -18,7 +18,7 @@ export interface EpisodeJob {
   key: ExperimentKey;
   /** The episode folder is created inside it. */
   stagingDir: string;
-  model: { name: string; baseUrl: string | null };
+  model: { name: string; baseUrl: string | null; agentNoise?: number; agentSeed?: number };
   settings: AgentSettings;
   prices: PriceTable;
 }
@@ -83,7 +83,9 @@ export function gatedModel(model: Model, gate: ModelGate): Model {
 /** Runs the job's episode; an abort of `signal` ends it as stopped (its verdict says so). */
 export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSignal; gate: ModelGate; onCall?: (c: CallProgress) => void }): Promise<EpisodeJobResult> {
   const instance = { taskId: job.key.taskId, variant: job.key.variant, seed: job.key.seed };
-  const model = gatedModel(createModel({ name: job.model.name, baseUrl: job.model.baseUrl }), o.gate);
+  // The offline agent's noise seed takes the repeat index only: no task id or seed reaches it.
+  const choice = { name: job.model.name, baseUrl: job.model.baseUrl, agentNoise: job.model.agentNoise, agentSeed: job.model.agentNoise ? (job.model.agentSeed ?? 0) + job.key.repeat : undefined };
+  const model = gatedModel(createModel(choice), o.gate);
   // Images need the headless renderer; with no cameras nothing is rendered, so none is started.
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new Error(`unknown task "${instance.taskId}"`);

@@ -111,7 +111,7 @@ export class ExperimentService {
   start(p: ParamsOf<'experiment/start'>): ResultOf<'experiment/start'> {
     if (this.active) throw new RpcError('busy', `experiment ${this.active.id} is running; stop it first`);
     const ep = this.endpoint.endpoint();
-    const model = p.model === 'offline' ? { name: defaultOfflineModel(), baseUrl: null } : { name: ep.model, baseUrl: ep.baseUrl };
+    const model = p.model === 'offline' ? { name: defaultOfflineModel(), baseUrl: null, ...(p.agentNoise ? { agentNoise: p.agentNoise } : {}) } : { name: ep.model, baseUrl: ep.baseUrl };
     if (p.model === 'endpoint' && !ep.model) throw new RpcError('invalid-argument', 'no endpoint model is set: open Settings');
     const spec = { ...p.spec, model } as ExperimentSpecInput;
     mkdirSync(this.root, { recursive: true });

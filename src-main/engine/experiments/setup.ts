@@ -56,7 +56,7 @@ export interface PreparedExperiment {
 export function prepareExperiment(specIn: ExperimentSpecInput, dir: string, prices: PriceTable = DEFAULT_PRICES): PreparedExperiment {
   const spec = parseSpec(specIn);
   const planned = expandSpec(spec).length;
-  const model = createModel({ name: spec.model.name, baseUrl: spec.model.baseUrl });
+  const model = createModel({ name: spec.model.name, baseUrl: spec.model.baseUrl, agentNoise: spec.model.agentNoise, agentSeed: spec.model.agentSeed });
   const hash = specHash(spec);
   // An offline agent costs nothing; without an entry its episodes would read "cost unknown".
   if (model.info.scripted && !priceFor(model.info.name, prices)) prices = { ...prices, [model.info.name]: { inputPerMTokUsd: 0, cachedInputPerMTokUsd: 0, outputPerMTokUsd: 0 } };

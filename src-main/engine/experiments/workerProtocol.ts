@@ -7,7 +7,7 @@ import { PriceTable } from '../../../src-shared/tokens';
 export const EpisodeJobSchema = z.object({
   key: ExperimentKey,
   stagingDir: z.string(),
-  model: z.object({ name: z.string(), baseUrl: z.string().nullable() }),
+  model: z.object({ name: z.string(), baseUrl: z.string().nullable(), agentNoise: z.number().optional(), agentSeed: z.number().optional() }),
   settings: AgentSettings,
   prices: PriceTable,
 });

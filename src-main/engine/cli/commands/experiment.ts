@@ -20,7 +20,7 @@ import { RUN_OPTIONS, SPEC_OPTIONS, readSpecFile, runOptionsFromArgs, specFromAr
 
 const USAGE = [
   'robocell experiment run [SPEC.json|SPEC.yaml] [--tasks IDS|FAMILIES] [--variants V,..|all] [--seeds 0-4] [--arms tools,code] [--repeats K]',
-  '    [--model NAME] [--base-url URL] [--episode-max-calls N] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none]',
+  '    [--model NAME] [--base-url URL] [--agent-noise P] [--agent-seed N] [--episode-max-calls N] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none]',
   '    [--feedback pure|rich] [--cameras front,wrist|none] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--name NAME] [--out DIR]',
   '    [--jobs N] [--max-concurrent-requests N] [--rpm N] [--tpm N] [--max-cost-usd X] [--max-calls N] [--json]',
   'robocell experiment resume DIR [--jobs N] [limits and caps as for run] [--json]',

@@ -18,6 +18,8 @@ export const SPEC_OPTIONS = {
   repeats: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  'agent-noise': { type: 'string' },
+  'agent-seed': { type: 'string' },
   'episode-max-calls': { type: 'string' },
   'max-wall-sec': { type: 'string' },
   'max-steps': { type: 'string' },
@@ -99,7 +101,9 @@ export function specFromArgs(file: Record<string, unknown>, v: Values, defaultMo
     },
     language: oneOf('lang', v.lang, CellLanguage) ?? d.language,
   };
-  const fileModel = (typeof file.model === 'object' && file.model ? file.model : {}) as { name?: string; baseUrl?: string | null };
+  const fileModel = (typeof file.model === 'object' && file.model ? file.model : {}) as { name?: string; baseUrl?: string | null; agentNoise?: number; agentSeed?: number };
+  const agentNoise = num('agent-noise', v['agent-noise'], { integer: false }) ?? fileModel.agentNoise;
+  const agentSeed = num('agent-seed', v['agent-seed']) ?? fileModel.agentSeed;
   const arms = list(v.arms);
   for (const a of arms ?? []) oneOf('arms', a, Arm);
   return {
@@ -110,7 +114,7 @@ export function specFromArgs(file: Record<string, unknown>, v: Values, defaultMo
     seeds: v.seeds !== undefined ? parseSeedsArg(v.seeds) : (file.seeds as number[]),
     arms: (arms as Arm[] | undefined) ?? (file.arms as Arm[] | undefined),
     repeats: num('repeats', v.repeats, { min: 1 }) ?? (file.repeats as number | undefined),
-    model: { name: v.model ?? fileModel.name ?? defaultModel, baseUrl: v['base-url'] ?? fileModel.baseUrl ?? null },
+    model: { name: v.model ?? fileModel.name ?? defaultModel, baseUrl: v['base-url'] ?? fileModel.baseUrl ?? null, ...(agentNoise ? { agentNoise } : {}), ...(agentNoise && agentSeed !== undefined ? { agentSeed } : {}) },
     settings,
   };
 }
