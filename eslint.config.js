@@ -15,6 +15,13 @@ const openaiOnlyAtEdge = {
   message: 'Only src-main/engine/agent/openai/ imports the openai SDK.',
 };
 
+// The job queue (BullMQ on Redis, the bull-board dashboard) is reached only through its adapter
+// folder; the rest of the engine sees the EpisodeRunner seam.
+const queueOnlyAtEdge = {
+  regex: '^(bullmq|ioredis|express|@bull-board/.*)(/.*)?$',
+  message: 'Only src-main/engine/experiments/queue/ imports the queue libraries (bullmq, ioredis, bull-board, express).',
+};
+
 export default tseslint.config(
   // tests/fixtures holds cell sources (their last expression is the cell's value) and models.
   { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**', '.robocell/**', 'tests/fixtures/**'] },
@@ -27,7 +34,13 @@ export default tseslint.config(
   },
   {
     files: ['src-main/engine/**/*.ts'],
-    ignores: ['src-main/engine/agent/openai/**'],
+    ignores: ['src-main/engine/agent/openai/**', 'src-main/engine/experiments/queue/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...noElectronOrRenderer.patterns, openaiOnlyAtEdge, queueOnlyAtEdge] }],
+    },
+  },
+  {
+    files: ['src-main/engine/experiments/queue/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...noElectronOrRenderer.patterns, openaiOnlyAtEdge] }],
     },
@@ -43,6 +56,7 @@ export default tseslint.config(
         patterns: [
           ...noElectronOrRenderer.patterns,
           openaiOnlyAtEdge,
+          queueOnlyAtEdge,
           {
             // Out of its folder it reaches only the Model interface and src-shared.
             regex: '^\\.\\./(?!model$|(\\.\\./)*src-shared/)',

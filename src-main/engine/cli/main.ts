@@ -3,14 +3,16 @@ import { UsageError, type Command } from './command';
 import { execCommand } from './commands/exec';
 import { experimentCommand } from './commands/experiment';
 import { promptCommand } from './commands/prompt';
+import { queueCommand } from './commands/queue';
 import { renderCommand } from './commands/render';
 import { replayCommand } from './commands/replay';
 import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
 import { solveCommand } from './commands/solve';
 import { tasksCommand } from './commands/tasks';
+import { workerCommand } from './commands/worker';
 
-const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand, experimentCommand];
+const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand, experimentCommand, workerCommand, queueCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -17,16 +17,19 @@ import { workerMain } from '../../experiments/workerMain';
 import { UsageError, type Command } from '../command';
 import { compareSub, listSub, reportSub } from './experimentReport';
 import { RUN_OPTIONS, SPEC_OPTIONS, readSpecFile, runOptionsFromArgs, specFromArgs } from './experimentSpec';
+import { QUEUE_OPTIONS } from './experimentQueueOptions';
 
 const USAGE = [
   'robocell experiment run [SPEC.json|SPEC.yaml] [--tasks IDS|FAMILIES] [--variants V,..|all] [--seeds 0-4] [--arms tools,code] [--repeats K]',
   '    [--model NAME] [--base-url URL] [--agent-noise P] [--agent-seed N] [--episode-max-calls N] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none]',
   '    [--feedback pure|rich] [--cameras front,wrist|none] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--name NAME] [--out DIR]',
   '    [--jobs N] [--max-concurrent-requests N] [--rpm N] [--tpm N] [--max-cost-usd X] [--max-calls N] [--json]',
+  '    [--queue redis://HOST:PORT [--queue-attempts N]]   episodes as BullMQ jobs, run by `robocell worker` on any machine',
   'robocell experiment resume DIR [--jobs N] [limits and caps as for run] [--json]',
   'robocell experiment report DIR [--json] [--html FILE] [--csv FILE] [--reprice MODEL[,DETAIL]] [--prices FILE] [--bootstrap-seed N]',
   'robocell experiment compare DIR_A DIR_B [--json]',
   'robocell experiment list [--root DIR]',
+  'robocell experiment status DIR [--queue URL] [--json]',
 ].join('\n');
 
 function usageErrors<T>(f: () => T): T {
@@ -41,6 +44,8 @@ function usageErrors<T>(f: () => T): T {
 /** Runs the folder with a progress line (or JSON lines) and a clean Ctrl-C; returns the exit code. */
 async function runFolder(folder: ExperimentFolder, values: Record<string, string | boolean | undefined>): Promise<number> {
   const opts = runOptionsFromArgs(values);
+  // --queue: the same coordinator, its episodes run by queue workers (the queue code loads only then).
+  const queued = typeof values.queue === 'string' ? await (await import('./experimentQueue')).openQueuedRun(folder, values.queue, { limits: opts.limits, caps: opts.caps, attempts: values['queue-attempts'] as string | undefined }) : null;
   const json = values.json === true;
   const tty = process.stderr.isTTY && !json;
   const stop = new AbortController();
@@ -54,17 +59,18 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   };
   process.on('SIGINT', onSigint);
   const planned = folder.manifest.episodes;
-  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes, model ${folder.manifest.model.label}, ${opts.jobs} worker process(es)\n`);
+  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : `${opts.jobs} worker process(es)`}\n`);
   let summary: RunSummary;
   try {
     summary = await usageErrorsAsync(() =>
       runExperiment(folder, {
         jobs: opts.jobs,
-        limits: opts.limits,
+        limits: queued ? undefined : opts.limits,
         caps: opts.caps,
+        ...queued?.options,
         signal: stop.signal,
         onProgress: (p) => {
-          if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+          if (tty) process.stderr.write(`\r\x1b[2K${progressLine(queued ? queued.progress(p) : p)}`);
         },
         onEpisode: ({ record: r, done, planned: total }) => {
           if (json) console.log(JSON.stringify({ key: r.key, keyId: keyId(r.key), family: r.family, success: r.success, finish: r.finish, llmCalls: r.totals.llmCalls, inputTokens: r.totals.inputTokens, outputTokens: r.totals.outputTokens, imageTokens: r.totals.imageTokens, costUsd: r.totals.costUsd, wallMs: Math.round(r.totals.wallMs), episodeId: r.episodeId, done, planned: total }));
@@ -98,7 +104,7 @@ async function usageErrorsAsync<T>(f: () => Promise<T>): Promise<T> {
 }
 
 async function runSub(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...SPEC_OPTIONS, ...RUN_OPTIONS, prices: { type: 'string' }, out: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...SPEC_OPTIONS, ...RUN_OPTIONS, ...QUEUE_OPTIONS, prices: { type: 'string' }, out: { type: 'string' } } });
   if (positionals.length > 1) throw new UsageError(`one spec file at most; got ${positionals.join(' ')}`);
   const file = positionals[0] ? readSpecFile(positionals[0]) : {};
   const specIn = specFromArgs(file, values, defaultOfflineModel());
@@ -120,7 +126,7 @@ async function runSub(argv: string[]): Promise<number> {
 }
 
 async function resumeSub(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...RUN_OPTIONS } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...RUN_OPTIONS, ...QUEUE_OPTIONS } });
   if (positionals.length !== 1) throw new UsageError('resume takes one experiment folder');
   const folder = usageErrors(() => ExperimentFolder.open(resolve(positionals[0])));
   return runFolder(folder, values);
@@ -143,10 +149,12 @@ export const experimentCommand: Command = {
         return compareSub(rest);
       case 'list':
         return listSub(rest);
+      case 'status':
+        return (await import('./experimentQueue')).statusSub(rest);
       case 'worker':
         return workerMain();
       default:
-        throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required: run, resume, report, compare or list');
+        throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required: run, resume, report, compare, list or status');
     }
   },
 };

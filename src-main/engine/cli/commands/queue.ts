@@ -1,0 +1,30 @@
+/** `robocell queue dashboard --queue URL`: bull-board over the episode queue, on 127.0.0.1. */
+import { parseArgs } from 'node:util';
+import { intOpt, UsageError, type Command } from '../command';
+
+const USAGE = 'robocell queue dashboard --queue redis://HOST:PORT [--port P]';
+
+export const queueCommand: Command = {
+  name: 'queue',
+  summary: 'The experiment queue: `dashboard` serves bull-board (jobs, retries, failures) on 127.0.0.1.',
+  usage: USAGE,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub !== 'dashboard') throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required: dashboard');
+    const { values } = parseArgs({ args: rest, options: { queue: { type: 'string' }, port: { type: 'string', default: '3010' } } });
+    if (!values.queue) throw new UsageError('--queue redis://HOST:PORT is required');
+    // Loaded here: no other command pays for BullMQ's and express's start-up.
+    const { parseQueueUrl, QueueUrlError } = await import('../../experiments/queue/connection');
+    const { serveDashboard } = await import('../../experiments/queue/dashboard');
+    let d;
+    try {
+      d = await serveDashboard(parseQueueUrl(values.queue), intOpt('port', values.port, 3010, 0));
+    } catch (err) {
+      if (err instanceof QueueUrlError) throw new UsageError(err.message);
+      throw err;
+    }
+    console.log(`bull-board for ${parseQueueUrl(values.queue).url}: ${d.url} (127.0.0.1 only; Ctrl-C to stop)`);
+    await new Promise<void>((done) => process.once('SIGINT', () => void d.close().then(done)));
+    return 0;
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * The queue's address and names. Only this folder imports bullmq and ioredis (a lint rule says
+ * so): the rest of the engine sees the EpisodeRunner seam and plain functions.
+ */
+import { Redis } from 'ioredis';
+
+/** One BullMQ queue carries the episodes of every experiment; job ids say which. */
+export const EPISODE_QUEUE = 'robocell-episodes';
+/** BullMQ's key prefix, and ours for the gate's keys. */
+export const PREFIX = 'robocell';
+
+export class QueueUrlError extends Error {
+  override name = 'QueueUrlError';
+}
+
+/** What both BullMQ and ioredis take to connect. */
+export interface ConnectionFields {
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
+  tls?: Record<string, never>;
+  maxRetriesPerRequest: null;
+  enableOfflineQueue: boolean;
+}
+
+export interface QueueAddress {
+  url: string;
+  options: ConnectionFields;
+}
+
+/** `redis://[user:password@]HOST:PORT[/DB]` (or rediss:// for TLS) to connection options. */
+export function parseQueueUrl(url: string): QueueAddress {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new QueueUrlError(`--queue must be a URL such as redis://127.0.0.1:6379; got "${url}"`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new QueueUrlError(`--queue must be a redis:// or rediss:// URL; got "${url}"`);
+  if (!u.hostname) throw new QueueUrlError(`--queue ${url} names no host`);
+  const db = u.pathname && u.pathname !== '/' ? Number(u.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new QueueUrlError(`--queue ${url}: the database must be a number (redis://HOST:PORT/0)`);
+  const options: ConnectionFields = {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : 6379,
+    db,
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+    // BullMQ's workers block on Redis; they must wait for a reconnect rather than fail a command.
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: true,
+  };
+  // What is printed and stored: never the password.
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return { url: shown.toString(), options };
+}
+
+/** A connection for our own keys; fails fast with a clear message when nothing answers. */
+export async function connectRedis(addr: QueueAddress, timeoutMs = 5000): Promise<Redis> {
+  const r = new Redis({ ...addr.options, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  r.on('error', () => undefined); // reconnects are retried; the first connect below reports
+  try {
+    await Promise.race([r.connect(), new Promise((_, rej) => setTimeout(() => rej(new Error('timed out')), timeoutMs).unref())]);
+    await r.ping();
+  } catch (err) {
+    r.disconnect();
+    throw new QueueUrlError(`cannot reach Redis at ${addr.url}: ${(err as Error).message}. Start one (redis-server --port ${addr.options.port}) or give the right --queue`);
+  }
+  return r;
+}
