@@ -88,7 +88,7 @@ describe('experiments in the browser', () => {
       await expect(page.getByTestId('exp-paired').innerText()).resolves.toMatch(/discordant 2 \(code only 2, tools only 0\)/);
       const imgs = page.getByTestId('exp-plots').locator('img');
       await expect(imgs.count()).resolves.toBe(4);
-      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="exp-plots"] img')].every((i) => i.complete && i.naturalWidth > 0)`);
+      await expect.poll(() => imgs.evaluateAll((els) => els.every((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toBe(true);
       await expect(page.getByTestId('exp-pair').count()).resolves.toBe(4);
       await page.screenshot({ path: artifactPath('experiments-1-report.png'), fullPage: true });
       await page.getByTestId('exp-discordant-only').check();
@@ -96,10 +96,11 @@ describe('experiments in the browser', () => {
       await expect(page.getByTestId('exp-pair').first().innerText()).resolves.toContain('pp-cube-in-bowl');
       await page.getByTestId('exp-pair').first().click();
       await page.getByTestId('duel').waitFor();
+      await page.getByTestId('duel-side').nth(1).waitFor({ timeout: 60_000 });
       await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
       await page.getByTestId('duel-chart').waitFor();
       // Both episodes' scenes loaded from the experiment's folder (the library finds them by id).
-      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="duel-side"] [data-testid="scene-panel"]')].filter((p) => p.getAttribute('data-loaded')).length === 2`, undefined, { timeout: 60_000 });
+      await expect.poll(() => page.locator('[data-testid="duel-side"] [data-testid="scene-panel"][data-loaded]:not([data-loaded=""])').count(), { timeout: 60_000 }).toBe(2);
       await page.waitForTimeout(500);
       await page.screenshot({ path: artifactPath('experiments-2-duel.png') });
       await page.getByTestId('duel-close').click();
@@ -120,7 +121,7 @@ describe('experiments in the browser', () => {
       await page.getByTestId('exp-progress').waitFor({ timeout: 60_000 });
       await page.screenshot({ path: artifactPath('experiments-3-running.png') });
       await page.locator('[data-testid="exp-state"]', { hasText: 'complete' }).waitFor({ timeout: 180_000 });
-      await page.waitForFunction(`document.querySelector('[data-testid="exp-success"]')?.textContent?.includes('2/2')`);
+      await expect.poll(() => page.getByTestId('exp-success').innerText(), { timeout: 30_000 }).toMatch(/2\/2[\s\S]*2\/2/);
       await expect(page.getByTestId('exp-pair').count()).resolves.toBe(2);
       expect(existsSync(join(experimentsDir, 'from-the-form', 'results.jsonl'))).toBe(true);
       expect(readFileSync(join(experimentsDir, 'from-the-form', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(4);
