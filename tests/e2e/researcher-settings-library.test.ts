@@ -18,6 +18,13 @@ import { startEngineProcess, type RunningEngine } from '../helpers/engine';
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`researcher-${name}.png`) });
 
+/** The page-side canvas, typed without the DOM library (these tests compile for Node). */
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
+
 /** A minimal OpenAI-compatible endpoint that answers every chat request with "OK". */
 function startStubEndpoint(): Promise<{ server: Server; baseUrl: string }> {
   const server = createServer((req, res) => {
@@ -155,7 +162,7 @@ describe('settings, charts and the library as a researcher meets them', () => {
     // The bundled pair: the code arm finishes in a few calls; its line (points included) is drawn.
     const code = page.getByTestId('episode-row').filter({ hasText: 'code ·' }).filter({ hasText: 'example' }).first();
     const tools = page.getByTestId('episode-row').filter({ hasText: 'tools ·' }).filter({ hasText: 'example' }).first();
-    await page.locator('.episode-row input[type=checkbox]:checked').evaluateAll((els) => els.forEach((e) => (e as HTMLInputElement).click()));
+    await page.locator('.episode-row input[type=checkbox]:checked').evaluateAll((els) => els.forEach((e) => (e as unknown as { click(): void }).click()));
     await code.getByTestId('duel-pick').check();
     await tools.getByTestId('duel-pick').check();
     await page.getByTestId('duel-open').click();
@@ -164,7 +171,7 @@ describe('settings, charts and the library as a researcher meets them', () => {
     // Count pixels of the code arm's colour (#5aa9ff, first series) on the chart, once drawn.
     const bluePixels = () =>
       canvas.evaluate((c) => {
-        const cv = c as HTMLCanvasElement;
+        const cv = c as unknown as PageCanvas;
         const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
         let n = 0;
         for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x5a) < 30 && Math.abs(d[i + 1] - 0xa9) < 30 && Math.abs(d[i + 2] - 0xff) < 30) n++;
@@ -172,7 +179,7 @@ describe('settings, charts and the library as a researcher meets them', () => {
       });
     await shot(page, '7c-duel-short-line');
     const colours = await canvas.evaluate((c) => {
-      const cv = c as HTMLCanvasElement;
+      const cv = c as unknown as PageCanvas;
       const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
       const counts = new Map<string, number>();
       for (let i = 0; i < d.length; i += 4) counts.set(`${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]}`, (counts.get(`${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]}`) ?? 0) + 1);

@@ -69,7 +69,7 @@ describe('the studio as a researcher meets it', () => {
   });
 
   it('3: the Run form keeps its task and seed across tabs and reloads; "Run again" fills it from an episode', async () => {
-    const options = await page.getByTestId('run-task').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const options = await page.getByTestId('run-task').locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
     const other = options.find((o) => o.startsWith('pp-') && o !== 'pp-cube-in-bowl') ?? options[1];
     await page.getByTestId('run-task').selectOption(other);
     await page.getByTestId('run-seed').fill('3');
