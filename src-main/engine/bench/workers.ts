@@ -17,6 +17,7 @@ import { DEFAULT_PRICES } from '../../../src-shared/tokens';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
 import { WORKER_NODE_FLAGS } from '../experiments/runner';
+import { collectBetweenEpisodes } from '../experiments/workerMain';
 import { defaultOfflineModel } from '../experiments/setup';
 import { packageRoot } from '../paths';
 import { disposeSharedRenderer } from '../render/headless';
@@ -48,7 +49,8 @@ async function runWorkerChild(): Promise<void> {
       const t0 = performance.now();
       const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
       rmSync(stagingDir, { recursive: true, force: true });
-      out({ i: i + 1, rss: r.rssBytes, ms: performance.now() - t0, ok: r.success });
+      collectBetweenEpisodes(); // as the worker does
+      out({ i: i + 1, rss: process.memoryUsage().rss, ms: performance.now() - t0, ok: r.success });
     }
   } finally {
     await disposeSharedRenderer();

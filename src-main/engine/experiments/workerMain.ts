@@ -7,6 +7,16 @@
 import { executeEpisodeJob, type ModelGate } from './episodeJob';
 import { FromWorker, ToWorker } from './workerProtocol';
 
+/**
+ * A full GC after each episode (the runner starts workers with --expose-gc): an episode leaves
+ * ~100 MiB of garbage (images, PNG buffers, contexts) that V8, far from its heap limit, would keep
+ * for many episodes, and GPU and WASM objects are freed only with their JS wrappers. ~20 ms per
+ * episode keeps a worker's RSS flat (issue 18 item 4).
+ */
+export function collectBetweenEpisodes(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 export async function workerMain(): Promise<number> {
   if (!process.send) {
     console.error('robocell experiment worker: started without an IPC channel; it is run by `robocell experiment run`');
@@ -78,6 +88,7 @@ export async function workerMain(): Promise<number> {
             send({ t: 'failed', id: m.id, error: err instanceof Error ? err.message : String(err) });
           } finally {
             jobs.delete(m.id);
+            collectBetweenEpisodes();
           }
         });
       }
