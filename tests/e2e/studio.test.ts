@@ -48,7 +48,7 @@ describe('studio walk-through', () => {
     await page.getByTestId('run-arm').selectOption('code');
     await page.getByTestId('run-speed').selectOption('4');
     await page.getByTestId('run-start').click();
-    await page.getByTestId('episode-title').getByText('live').waitFor();
+    await page.getByTestId('episode-title').getByText('running').waitFor();
     await page.getByTestId('action-card').first().waitFor({ timeout: 120_000 });
     await shot(page, '1-watch');
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
@@ -115,7 +115,7 @@ describe('studio walk-through', () => {
     await page.getByTestId('duel-open').click();
     await page.getByTestId('duel-chart').waitFor();
     await page.keyboard.press('ArrowRight');
-    await expect(page.getByTestId('duel-chart').textContent()).resolves.toMatch(/tools .* in \d+ calls/);
+    await expect(page.getByTestId('duel-chart').textContent()).resolves.toMatch(/tool-calling arm .* in \d+ calls/);
     await shot(page, '6-duel');
     expect(pageErrors).toEqual([]);
   });
