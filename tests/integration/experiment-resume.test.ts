@@ -4,7 +4,7 @@
  * table, same report; nothing finished was lost and no key was recorded twice.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,15 @@ describe('robocell experiment', () => {
     expect(badTask.stderr).toMatch(/unknown task or family "no-such-task"/);
     const badSeeds = cli(['experiment', 'run', '--tasks', 'stacking', '--seeds', '4-2', '--out', join(root, 'bad')]);
     expect(badSeeds.status).toBe(2);
+    // A folder recorded with another MuJoCo is not resumed on this one.
+    const mixed = join(root, 'mixed');
+    cpSync(dir, mixed, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(mixed, 'experiment.json'), 'utf8')) as { versions: { mujoco: string } };
+    manifest.versions.mujoco = '3.1.0';
+    writeFileSync(join(mixed, 'experiment.json'), JSON.stringify(manifest));
+    const refused = cli(['experiment', 'resume', mixed]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/recorded with other versions \(mujoco 3\.1\.0 \(recorded\) vs .*must not be mixed/);
     const notExp = cli(['experiment', 'report', root]);
     expect(notExp.status).toBe(2);
     expect(notExp.stderr).toMatch(/not an experiment folder/);
