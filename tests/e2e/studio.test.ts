@@ -43,7 +43,7 @@ describe('studio walk-through', () => {
     await engine?.stop();
   });
 
-  it('runs an episode with the offline planner and watches it live', async () => {
+  it('runs an episode with the offline heuristic agent and watches it live', async () => {
     await page.getByTestId('run-task').selectOption('pp-cube-in-bowl');
     await page.getByTestId('run-arm').selectOption('code');
     await page.getByTestId('run-speed').selectOption('4');
