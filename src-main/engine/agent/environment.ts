@@ -96,7 +96,7 @@ export interface Environment {
   dispose(): void;
 }
 
-export type EnvironmentFactory = (instance: InstanceRef) => Promise<Environment>;
+export type EnvironmentFactory = (instance: InstanceRef, opts?: EnvironmentCreateOptions) => Promise<Environment>;
 
 /** A task an environment offers, as `robocell tasks` and the studio's run form list it. */
 export interface TaskListing {

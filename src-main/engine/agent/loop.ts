@@ -9,6 +9,7 @@ import {
   EPISODE_SCHEMA_VERSION,
   outcomeOf,
   type AgentSettings,
+  type CellLanguage,
   type Arm,
   type EpisodeEvent,
   type EpisodeEventInput,
@@ -29,7 +30,7 @@ import { Tally } from './accounting';
 import { executeAction, type ActionContext } from './actions';
 import type { Environment, Observation } from './environment';
 import { ModelRequestError, type Model, type ModelDelta } from './model';
-import { FINISH_TOOL, JAVASCRIPT_TOOL, primitiveTools, systemPrompt } from './prompt';
+import { codeTool, FINISH_TOOL, primitiveTools, systemPrompt } from './prompt';
 
 export const DEFAULT_SETTINGS: AgentSettings = {
   images: 'on-demand',
@@ -68,8 +69,8 @@ export interface EpisodeOutcome {
   totals: Totals;
 }
 
-export function toolsFor(arm: Arm, env: Environment): ToolDef[] {
-  return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [JAVASCRIPT_TOOL, FINISH_TOOL];
+export function toolsFor(arm: Arm, env: Environment, language: CellLanguage = 'javascript'): ToolDef[] {
+  return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
 }
 
 /**
@@ -77,7 +78,7 @@ export function toolsFor(arm: Arm, env: Environment): ToolDef[] {
  * first user messages. `robocell prompt` prints this.
  */
 export function initialContext(env: Environment, arm: Arm, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
-  const tools = toolsFor(arm, env);
+  const tools = toolsFor(arm, env, settings.language);
   // An environment without cameras has no image to attach, whatever cameras the settings name.
   const cameras = env.cameras.length > 0 ? settings.cameras : [];
   const imagesAfterMotion = arm === 'tools' ? cameras.length > 0 : settings.images === 'on-motion' && cameras.length > 0;
@@ -93,6 +94,7 @@ export function initialContext(env: Environment, arm: Arm, settings: AgentSettin
     words: env.words,
     feedback: settings.feedback,
     maxModelCalls: settings.budgets.maxModelCalls,
+    language: settings.language,
   });
   return { tools, messages: [{ role: 'system', content: system }, { role: 'user', content: env.instruction }] };
 }

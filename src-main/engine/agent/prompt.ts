@@ -3,7 +3,8 @@
  * done means, then what the model observes) and one documentation generator (apiDocs.ts) serve
  * both; the arm-specific text says only how to act.
  */
-import type { Arm, Feedback, ToolDef } from '../../../src-shared/episode';
+import type { Arm, CellLanguage, Feedback, ToolDef } from '../../../src-shared/episode';
+import { pythonSignature, pythonSpec } from '../cells/python/docs';
 import type { PrimitiveSpec } from '../primitives/types';
 import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
 import { DEFAULT_WORDS, type EnvironmentWords } from './environment';
@@ -39,6 +40,28 @@ export function primitiveTools(specs: PrimitiveSpec[], words: EnvironmentWords =
   return toolsOfSpecs(specs, words);
 }
 
+export const PYTHON_TOOL: ToolDef = {
+  name: 'python',
+  description:
+    'Run a cell of Python against the `robo` object (see the system prompt). Calls are synchronous; variables persist between cells. The reply holds what the cell printed and the value of its last expression.',
+  parameters: {
+    type: 'object',
+    properties: { code: { type: 'string', description: 'The Python to run.' } },
+    required: ['code'],
+    additionalProperties: false,
+  },
+};
+
+/** The code arm's one tool for a cell language. */
+export function codeTool(language: CellLanguage): ToolDef {
+  return language === 'python' ? PYTHON_TOOL : JAVASCRIPT_TOOL;
+}
+
+/** The code arm's API reference for Python cells: the same doc body, Python signatures and names. */
+export function pySignatures(specs: PrimitiveSpec[], words: EnvironmentWords = DEFAULT_WORDS): string {
+  return apiReference(specs.map(pythonSpec), { words, signature: pythonSignature });
+}
+
 /** The code arm's API reference (JavaScript signatures), from the shared doc generator. */
 export function jsSignatures(specs: PrimitiveSpec[], words: EnvironmentWords = DEFAULT_WORDS): string {
   return apiReference(specs, { words });
@@ -62,6 +85,8 @@ export interface PromptInput {
   maxModelCalls?: number;
   /** The environment's words for acting calls and its state. Default DEFAULT_WORDS. */
   words?: EnvironmentWords;
+  /** The code arm's cell language. Default 'javascript'. */
+  language?: CellLanguage;
 }
 
 export const NO_RENDERER_TEXT = 'No renderer is attached in this episode: no camera image can be taken, and primitives that render return available: false.';
@@ -93,8 +118,14 @@ function observationsText(p: PromptInput): string {
   return lines.join('\n');
 }
 
-function actText(arm: Arm): string {
+function actText(arm: Arm, language: CellLanguage): string {
   if (arm === 'tools') return ['# How to act', 'Call exactly one tool per reply. Each primitive is a tool; its description and parameter schema are its documentation. You see each answer before your next reply.'].join('\n');
+  if (language === 'python') {
+    return [
+      '# How to act',
+      'Write Python cells with the `python` tool, one cell per reply. Inside a cell, `robo.<primitive>(…)` calls run synchronously: required arguments first, options as keyword arguments (snake_case); results are dicts whose fields are also attributes, vectors are lists. A primitive that fails raises an exception named by the error type (misuse raises PrimitiveError). Variables persist between cells; print() prints, and the value of the last expression is shown. The standard library is available; no packages can be installed.',
+    ].join('\n');
+  }
   return [
     '# How to act',
     'Write JavaScript cells with the `javascript` tool, one cell per reply. Inside a cell, `robo.<primitive>(…)` calls run synchronously and return plain objects; required arguments come first, then one object of options. A primitive that fails throws an Error whose name is the error type. Variables persist between cells; console.log prints.',
@@ -106,8 +137,8 @@ export function systemPrompt(p: PromptInput): string {
   const intro = `You act in a simulated environment through a fixed set of primitives.${calls}`;
   // The instruction alone: no task id, variant, seed or file name reaches a model.
   const card = ['# Task', p.instruction].join('\n');
-  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm)];
-  if (p.arm === 'code') parts.push(['# API reference', jsSignatures(p.specs, p.words)].join('\n'));
+  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm, p.language ?? 'javascript')];
+  if (p.arm === 'code') parts.push(['# API reference', p.language === 'python' ? pySignatures(p.specs, p.words) : jsSignatures(p.specs, p.words)].join('\n'));
   parts.push(card);
   return parts.join('\n\n');
 }

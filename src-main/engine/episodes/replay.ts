@@ -41,7 +41,7 @@ export async function replayEpisode(dir: string, factories: Record<string, Envir
   const ep = loadEpisode(dir);
   const factory = factories[ep.meta.environment];
   if (!factory) throw new Error(`replay: no environment "${ep.meta.environment}" (known: ${Object.keys(factories).join(', ')})`);
-  const env = await factory(ep.meta.instance);
+  const env = await factory(ep.meta.instance, { language: ep.meta.settings.language });
   try {
     const start = ep.events.find((e) => e.type === 'start');
     const initialMatch = start?.type === 'start' ? start.stateHash === env.stateHash() : false;

@@ -2,7 +2,7 @@
  * Live runs started from the studio: one at a time, streamed (poses, events), paced to a sim
  * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause).
  */
-import { AgentSettings, type AgentSettingsInput, type Arm, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
+import { AgentSettings, type AgentSettingsInput, type Arm, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
 import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
@@ -45,12 +45,12 @@ export interface RunHost {
 }
 
 /** Builds the environment for a run; tests may substitute a lighter one. */
-export type RunEnvironmentFactory = (instance: InstanceRef) => Promise<Environment>;
+export type RunEnvironmentFactory = (instance: InstanceRef, opts?: { language?: CellLanguage }) => Promise<Environment>;
 
-export const defaultRunEnvironment: RunEnvironmentFactory = (instance) => {
+export const defaultRunEnvironment: RunEnvironmentFactory = (instance, opts = {}) => {
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new RpcError('invalid-argument', `unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
-  return entry.create(instance, { render: true });
+  return entry.create(instance, { render: true, language: opts.language });
 };
 
 /** The simulation behind a robot world (its pose stream and pacing); null for a world without one. */
@@ -153,7 +153,7 @@ export class RunManager {
   /** Starts a run with any model; resolves once its episode folder exists. */
   async launch(o: LaunchOptions): Promise<ActiveRun> {
     if (this.active) throw new RpcError('busy', `a run is already in progress (${this.active.episodeId}); stop it first`);
-    const env = await this.envFactory(o.instance);
+    const env = await this.envFactory(o.instance, { language: o.settings.language });
     const pacer = new Pacer(
       (f) => this.host.broadcastPoses(f),
       o.speed,

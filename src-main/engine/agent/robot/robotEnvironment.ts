@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InstanceRef } from '../../../../src-shared/episode';
-import { JsCellRuntime } from '../../cells/runtime';
+import type { CellLanguage, CellRuntime } from '../../cells/cellRuntime';
+import { createCellRuntime } from '../../cells/factory';
 import type { CellImage, CellResult, ImageExtractor } from '../../cells/types';
 import { serializeSnapshot } from '../../episodes/snapshot';
 import { packageRoot } from '../../paths';
@@ -26,6 +27,8 @@ export interface RobotEnvironmentOptions {
   render?: boolean;
   imageWidthPx?: number;
   imageHeightPx?: number;
+  /** The code arm's cell language. Default 'javascript'. */
+  language?: CellLanguage;
 }
 
 const round = (v: number): number => Number(v.toFixed(4));
@@ -74,7 +77,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
   const widthPx = opts.imageWidthPx ?? 320;
   const heightPx = opts.imageHeightPx ?? 240;
-  let cells: JsCellRuntime | null = null;
+  let cells: CellRuntime | null = null;
   const sceneHash = createHash('sha256').update(ep.xml).digest('hex');
   const steps = () => Math.round(sim.data.time / sim.timestepSec);
 
@@ -102,7 +105,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     ledger: () => registry.ledger.entries,
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
-      cells ??= await JsCellRuntime.create({ registry, countSimSteps: steps, extractImages: pngExtractor });
+      cells ??= await createCellRuntime({ language: opts.language ?? 'javascript', registry, countSimSteps: steps, extractImages: pngExtractor });
       const onAbort = () => cells?.interrupt('stopped by the user');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;
@@ -140,7 +143,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     simSteps: steps,
     stateHash: () => sim.stateHash(),
     snapshot: () => serializeSnapshot(sim.snapshot()),
-    versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm') }),
+    versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm'), ...(opts.language === 'python' ? { pyodide: packageVersion('pyodide') } : {}) }),
     modelFileHashes: () => ({ 'scene.xml': sceneHash }),
     dispose() {
       rendering?.dispose();

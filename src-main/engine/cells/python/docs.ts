@@ -41,6 +41,24 @@ export function pythonSpecDocs(specs: PrimitiveSpec[]): (SpecDoc & Pick<Primitiv
   });
 }
 
+/**
+ * The spec as a Python cell sees it: parameter and result names in snake_case, types in Python's
+ * words, and the spec's own camelCase names rewritten where its docs mention them.
+ */
+export function pythonSpec(spec: PrimitiveSpec): PrimitiveSpec {
+  const names = [...spec.positional, ...spec.options, ...spec.returns].map((p) => p.name).filter((n) => snakeCase(n) !== n);
+  const rename = (text: string) => (names.length ? text.replace(new RegExp(`\\b(${names.join('|')})\\b`, 'g'), (m) => snakeCase(m)) : text);
+  const param = <T extends { name: string; type: string; doc: string }>(p: T): T => ({ ...p, name: snakeCase(p.name), type: pythonType(p.type), doc: rename(p.doc) });
+  return {
+    ...spec,
+    summary: rename(spec.summary),
+    positional: spec.positional.map(param),
+    options: spec.options.map(param),
+    returns: spec.returns.map(param),
+    ...(spec.errors ? { errors: spec.errors.map(rename) } : {}),
+  };
+}
+
 /** The code arm's API reference for Python episodes (the counterpart of `jsSignatures`). */
 export function pySignatures(specs: PrimitiveSpec[]): string {
   return specs
