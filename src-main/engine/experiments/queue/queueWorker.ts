@@ -192,9 +192,10 @@ export class QueueWorker {
       onRateLimited: (ms) => void this.queue.rateLimit(Math.max(1, Math.round(ms))).catch(() => undefined),
     });
     slot.gate.current = gate;
-    const stage = stageAttempt(folder, d.key, `${job.attemptsStarted ?? 0}-${(token ?? '').slice(0, 8)}-${process.pid}`);
+    let stage: string | null = null;
     await this.seen(d.experimentId, 'started');
     try {
+      stage = stageAttempt(folder, d.key, `${job.attemptsStarted ?? 0}-${(token ?? '').slice(0, 8)}-${process.pid}`);
       sweepEarlierAttempts(folder, d.key, stage);
       let calls = 0;
       const { manifest } = folder;
@@ -210,7 +211,7 @@ export class QueueWorker {
         },
       );
       if (r.stopped) {
-        keepStagedAttempt(folder, stage, d.key, 'stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'})`);
+        keepStagedAttempt(folder, stage!, d.key, 'stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'})`);
         return { ...base, stopped: true, record: null, duplicate: false, wallMs: r.wallMs, setupMs: r.setupMs, rssBytes: r.rssBytes };
       }
       const { record, duplicate } = recordOnce(folder, d.key, r.episodeDir);
@@ -219,11 +220,19 @@ export class QueueWorker {
       return { ...base, stopped: false, record, duplicate, wallMs: r.wallMs, setupMs: r.setupMs, rssBytes: r.rssBytes };
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
+      const keep = (outcome: 'stopped' | 'worker-died' | 'failed', detail: string) => {
+        try {
+          if (stage) keepStagedAttempt(folder, stage, d.key, outcome, detail);
+          else folder.appendAttempt({ key: d.key, at: new Date().toISOString(), outcome, detail, folder: null });
+        } catch (keepErr) {
+          this.o.log(`${job.id}: could not log the attempt in ${folder.dir}: ${(keepErr as Error).message}`);
+        }
+      };
       if (ctrl.signal.aborted) {
-        keepStagedAttempt(folder, stage, d.key, 'stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'}) before it ran: ${msg}`);
+        keep('stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'}) before it ran: ${msg}`);
         return { ...base, stopped: true, record: null, duplicate: false };
       }
-      keepStagedAttempt(folder, stage, d.key, err instanceof Error && err.name === 'WorkerDiedError' ? 'worker-died' : 'failed', `attempt ${job.attemptsMade + 1} on worker ${this.name}: ${msg}`);
+      keep(err instanceof Error && err.name === 'WorkerDiedError' ? 'worker-died' : 'failed', `attempt ${job.attemptsMade + 1} on worker ${this.name}: ${msg}`);
       await this.seen(d.experimentId, 'failed');
       throw err;
     } finally {
