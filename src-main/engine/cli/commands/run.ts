@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Arm, type EpisodeEvent } from '../../../../src-shared/episode';
+import { Arm, OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
@@ -88,6 +88,7 @@ export const runCommand: Command = {
         model: model.info.label,
         success: out.success,
         finish: out.finish,
+        outcome: out.outcome,
         llmCalls: t.llmCalls,
         inputTokens: t.inputTokens,
         cachedInputTokens: t.cachedInputTokens,
@@ -100,7 +101,7 @@ export const runCommand: Command = {
       };
       if (values.json) console.log(JSON.stringify(summary));
       else {
-        console.log(`${out.success ? 'SUCCESS' : 'FAILURE'} (${out.finish}): ${out.reason}`);
+        console.log(`${out.success ? 'SUCCESS' : 'FAILURE'} — ${OUTCOME_LABELS[out.outcome]} (${out.finish}): ${out.reason}`);
         console.log(`  model calls ${t.llmCalls}, input tokens ${t.inputTokens} (cached ${t.cachedInputTokens}, images ~${t.imageTokens}), output tokens ${t.outputTokens}, cost ${t.costUsd === null ? 'unknown (no price for this model)' : `$${t.costUsd.toFixed(4)}`}`);
         console.log(`  sim steps ${t.simSteps}, wall ${(t.wallMs / 1000).toFixed(1)} s, actions ${t.actions}`);
         const gap = t.estimateGap;
