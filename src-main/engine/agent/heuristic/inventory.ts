@@ -277,7 +277,8 @@ export function decideInventory(messages: Message[], tools: ToolDef[]): Inventor
     if (cells.length >= MAX_CELLS) return { finish: { status: 'failure', summary: `the cell failed ${cells.length} times: ${last?.result.slice(0, 300) ?? ''}` } };
     return { call: { name: 'javascript', arguments: JSON.stringify({ code }) } };
   }
-  if (names.has('python')) return { text: 'The heuristic inventory agent writes JavaScript cells only.' };
+  // Said once and ended: a reply without a tool call would only be asked again until the budget ran out.
+  if (names.has('python')) return { finish: { status: 'failure', summary: 'the heuristic agent writes inventory cells in JavaScript only; run this task with JavaScript cells' } };
   const proc = toolProcedure(goal, instruction, weekStart);
   let h = 0;
   let step = proc.next();

@@ -1,0 +1,52 @@
+/**
+ * The heuristic inventory procedure reads every phrasing of every inventory task into the right
+ * question (from the words alone), and its cell is plain JavaScript that parses.
+ */
+import { describe, expect, it } from 'vitest';
+import { createInventoryDb } from '../inventory/db';
+import { INVENTORY_TASKS, inventoryInstance } from '../inventory/tasks';
+import { inventoryCell, parseInventoryGoal, readWeekStart } from './inventory';
+
+const KIND: Record<string, string> = {
+  'inv-stockout': 'stockout',
+  'inv-reorder': 'reorder',
+  'inv-fastest': 'fastest',
+  'inv-reconcile': 'reconcile',
+  'inv-supplier-low': 'supplier-low',
+  'inv-value': 'value',
+};
+
+describe('inventory questions, read from the instruction alone', () => {
+  const { db } = createInventoryDb(3);
+  for (const task of INVENTORY_TASKS) {
+    it.each(task.phrasings.map((p, i) => [i, p] as const))(`${task.id}, phrasing %i`, (_i, phrasing) => {
+      const params = task.params(db, { int: () => 4 } as never);
+      const text = phrasing.replace(/\{(\w+)\}/g, (_m, k: string) => params[k] ?? '');
+      const goal = parseInventoryGoal(text);
+      expect(goal?.kind).toBe(KIND[task.id]);
+      if (goal?.kind === 'reorder') expect(goal.warehouse).toBe(params.warehouse);
+      if (goal?.kind === 'reconcile') expect([goal.from, goal.to]).toEqual([params.from, params.to]);
+      if (goal?.kind === 'fastest') expect(goal.k).toBe(Number(params.k));
+    });
+  }
+
+  it('refuses what it does not know', () => {
+    expect(parseInventoryGoal('Pick up the red cube and put it in the bowl.')).toBeNull();
+  });
+
+  it('writes a cell that parses for every question, with no benchmark key in it', () => {
+    for (const task of INVENTORY_TASKS) {
+      const inst = inventoryInstance(task, db, 3);
+      const goal = parseInventoryGoal(inst.instruction);
+      expect(goal).not.toBeNull();
+      const code = inventoryCell(goal!, inst.instruction, 7);
+      expect(() => new Function('robo', code)).not.toThrow();
+      expect(code).not.toContain(task.id);
+    }
+  });
+
+  it('reads the first day of "this week" from the preamble', () => {
+    expect(readWeekStart('… and "this week" means the last seven days, days 7..13. …')).toBe(7);
+    expect(readWeekStart('no such sentence')).toBe(7);
+  });
+});
