@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { JsCellRuntime } from '../../cells/runtime';
+import { CellLanguage } from '../../../../src-shared/episode';
+import type { CellRuntime } from '../../cells/cellRuntime';
+import { createCellRuntime, languageOfFile } from '../../cells/factory';
 import type { AuditMode, CellResult } from '../../cells/types';
 import { DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
@@ -52,10 +54,22 @@ function cellText(file: string, r: CellResult, imageFiles: Map<string, string>):
   return lines.join('\n');
 }
 
+/** `--lang`, else the files' extension; one episode has one language, so mixed files are refused. */
+export function execLanguage(flag: string | undefined, files: string[]): CellLanguage {
+  if (flag !== undefined) {
+    const parsed = CellLanguage.safeParse(flag);
+    if (!parsed.success) throw new UsageError(`--lang must be javascript or python, got "${flag}"`);
+    return parsed.data;
+  }
+  const langs = new Set(files.map((f) => languageOfFile(f) ?? 'javascript'));
+  if (langs.size > 1) throw new UsageError('the cell files mix .py and .js: one episode runs one language (or pass --lang)');
+  return [...langs][0] ?? 'javascript';
+}
+
 export const execCommand: Command = {
   name: 'exec',
-  summary: 'Runs JavaScript files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
-  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--render] [--images DIR] CELL.js [CELL.js …]',
+  summary: 'Runs JavaScript or Python files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
+  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--lang javascript|python] [--render] [--images DIR] CELL.js|CELL.py […] (the language follows the files\' extension)',
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -68,11 +82,13 @@ export const execCommand: Command = {
         audit: { type: 'string', default: 'refuse' },
         images: { type: 'string' },
         render: { type: 'boolean', default: false },
+        lang: { type: 'string' },
       },
     });
     const instance = instanceFromArgs(values);
     const { seed } = instance;
-    if (positionals.length === 0) throw new UsageError('give at least one CELL.js file');
+    if (positionals.length === 0) throw new UsageError('give at least one cell file (CELL.js or CELL.py)');
+    const language = execLanguage(values.lang, positionals);
     if (values.audit !== 'refuse' && values.audit !== 'report') throw new UsageError(`--audit must be refuse or report, got ${values.audit}`);
     const auditMode: AuditMode = values.audit;
     const budget = { wallMs: positiveNumber('--wall-ms', values['wall-ms'], DEFAULT_CELL_BUDGET.wallMs), simSteps: positiveNumber('--sim-steps', values['sim-steps'], DEFAULT_CELL_BUDGET.simSteps) };
@@ -95,9 +111,9 @@ export const execCommand: Command = {
     const camera = values.render ? attachCameraSource(ep) : null;
     const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
     const steps0 = steps();
-    let runtime: JsCellRuntime | null = null;
+    let runtime: CellRuntime | null = null;
     try {
-      runtime = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: steps, auditMode });
+      runtime = await createCellRuntime({ language, registry: ep.registry, countSimSteps: steps, auditMode });
       if (!values.json) out(`${instance.taskId} (variant ${instance.variant}, seed ${seed}): ${ep.instruction}`);
       let cellsOk = 0;
       for (const { file, code } of cells) {
@@ -122,6 +138,7 @@ export const execCommand: Command = {
         variant: instance.variant,
         seed,
         instruction: ep.instruction,
+        language,
         success: verdict.success,
         reason: verdict.reason,
         finished: ep.registry.finished,
