@@ -13,6 +13,7 @@ import { PrefixCacheSimulator, simulateProviderUsage } from '../../../../src-sha
 import type { Model, ModelReply } from '../model';
 import type { ApiSignatures, CellRenderer, Program } from './cellIr';
 import { interpret, type CallResult } from './interpret';
+import { actionsTaken, firstUserText, sameArgs, type Taken } from './conversation';
 import { decideInventory } from './inventory';
 import { Noise } from './noise';
 import { heuristicProcedure, type Finish, type PhaseResult } from './procedure';
@@ -30,36 +31,6 @@ export interface HeuristicOptions {
 }
 
 const RENDERERS: CellRenderer[] = [jsRenderer, pythonRenderer];
-
-interface Taken {
-  name: string;
-  arguments: string;
-  result: string;
-}
-
-/** The first tool call of every assistant message (the loop runs only that one) with its answer. */
-function actionsTaken(messages: Message[]): Taken[] {
-  const answers = new Map<string, string>();
-  for (const m of messages) if (m.role === 'tool') answers.set(m.toolCallId, m.content);
-  const out: Taken[] = [];
-  for (const m of messages) {
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    const c = m.toolCalls[0];
-    const result = answers.get(c.id);
-    if (result !== undefined) out.push({ name: c.name, arguments: c.arguments, result });
-  }
-  return out;
-}
-
-function firstUserText(messages: Message[]): string | null {
-  for (const m of messages) {
-    if (m.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    if (text) return text;
-  }
-  return null;
-}
 
 /**
  * Positional parameters per primitive, read from the API reference's signature lines
@@ -133,14 +104,6 @@ function readToolText(text: string): CallResult {
     return { ok: false, error: text };
   }
 }
-
-const sameArgs = (recorded: string, args: Record<string, unknown>): boolean => {
-  try {
-    return JSON.stringify(JSON.parse(recorded)) === JSON.stringify(args);
-  } catch {
-    return false;
-  }
-};
 
 export type Decision = { call: { name: string; arguments: string } } | { finish: Finish } | { text: string };
 

@@ -10,6 +10,7 @@
  * only output is the report it made.
  */
 import type { Message, ToolDef } from '../../../../src-shared/episode';
+import { actionsTaken, firstUserText, sameArgs, type Taken } from './conversation';
 import { answerFastest, answerReconcile, answerReorder, answerStockout, answerSupplierLow, answerValue, lowSkus, type Answer, type Params, type Rows } from './inventoryCompute';
 
 export type InventoryGoal =
@@ -202,33 +203,6 @@ console.log(JSON.stringify({ reported: answer.items.length, summary: answer.summ
 
 export type InventoryDecision = { call: { name: string; arguments: string } } | { finish: InventoryFinish } | { text: string };
 
-interface Taken {
-  name: string;
-  arguments: string;
-  result: string;
-}
-
-function taken(messages: Message[]): Taken[] {
-  const answers = new Map<string, string>();
-  for (const m of messages) if (m.role === 'tool') answers.set(m.toolCallId, m.content);
-  const out: Taken[] = [];
-  for (const m of messages) {
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    const c = m.toolCalls[0];
-    const result = answers.get(c.id);
-    if (result !== undefined) out.push({ name: c.name, arguments: c.arguments, result });
-  }
-  return out;
-}
-
-const same = (recorded: string, args: Record<string, unknown>): boolean => {
-  try {
-    return JSON.stringify(JSON.parse(recorded)) === JSON.stringify(args);
-  } catch {
-    return false;
-  }
-};
-
 function readToolText(text: string): CallResult {
   try {
     const body = JSON.parse(text) as { ok?: unknown; result?: unknown; error?: unknown };
@@ -247,11 +221,6 @@ export function isInventoryConversation(messages: Message[], tools: ToolDef[]): 
   return /robo\.query\(/.test(s) && /robo\.report\(/.test(s);
 }
 
-function firstUserText(messages: Message[]): string | null {
-  for (const m of messages) if (m.role === 'user' && typeof m.content === 'string') return m.content;
-  return null;
-}
-
 const MAX_CELLS = 2;
 
 /** The next action for an inventory conversation, or null when the conversation is not one. */
@@ -263,11 +232,11 @@ export function decideInventory(messages: Message[], tools: ToolDef[]): Inventor
   if (!goal) return { finish: { status: 'failure', summary: 'The heuristic agent does not know how to answer this question.' } };
   const system = messages.find((m) => m.role === 'system');
   const weekStart = readWeekStart(system && typeof system.content === 'string' ? system.content : '');
-  const done = taken(messages);
+  const done = actionsTaken(messages);
   const names = new Set(tools.map((t) => t.name));
   if (names.has('javascript')) {
     const code = inventoryCell(goal, instruction, weekStart);
-    const cells = done.filter((t) => t.name === 'javascript' && same(t.arguments, { code }));
+    const cells = done.filter((t) => t.name === 'javascript' && sameArgs(t.arguments, { code }));
     const last = cells[cells.length - 1];
     if (last && !/^Error\b|\n(Error|\[stopped)/m.test(last.result)) {
       const printed = /\{"reported".*\}/.exec(last.result);
@@ -287,7 +256,7 @@ export function decideInventory(messages: Message[], tools: ToolDef[]): Inventor
     let found: Taken | null = null;
     while (h < done.length) {
       const t = done[h++];
-      if (t.name === want.name && same(t.arguments, want.args)) {
+      if (t.name === want.name && sameArgs(t.arguments, want.args)) {
         found = t;
         break;
       }
