@@ -41,7 +41,7 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
             <tr><th /><th>input</th><th>cached</th><th>output</th><th>cost</th></tr>
           </thead>
           <tbody>
-            <tr data-testid="usage-api"><td>API usage</td><td>{fmtTokens(usage?.inputTokens)}</td><td>{fmtTokens(usage?.cachedInputTokens)}</td><td>{fmtTokens(usage?.outputTokens)}</td><td>{fmtUsd(call.reply?.costUsd)}</td></tr>
+            <tr data-testid="usage-api"><td>API usage</td><td>{fmtTokens(usage?.inputTokens)}</td><td>{fmtTokens(usage?.cachedInputTokens)}</td><td>{fmtTokens(usage?.outputTokens)}</td><td>{call.reply ? fmtUsd(call.reply.costUsd) : '—'}</td></tr>
             <tr><td>estimate</td><td>{fmtTokens(call.request.estimate.total)}</td><td /><td>{call.reply ? fmtTokens(call.replyTokens) : '—'}</td><td /></tr>
             <tr className="totals"><td>episode so far</td><td>{fmtTokens(totals.input)}</td><td>{fmtTokens(totals.cached)}</td><td>{fmtTokens(totals.output)}</td><td>{fmtUsd(costSoFar)}</td></tr>
           </tbody>

@@ -130,7 +130,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
                 <span className="episode-name" data-testid="row-name">{displayName(e)}</span>
               )}
               <span className="muted small" data-testid="row-detail">
-                {e.name ? `${instanceLine(e)} · ` : ''}{e.arm} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} calls · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
+                {e.name ? `${instanceLine(e)} · ` : ''}{e.arm} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} call{e.llmCalls === 1 ? '' : 's'} · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
               </span>
             </div>
             <div className="episode-actions">
