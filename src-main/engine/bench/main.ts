@@ -10,6 +10,7 @@ import { renderSuite } from './render';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
 import { studioSuite } from './studio';
+import { queueSuite } from './queue';
 import { printTargetSummary } from './targets';
 import { workersSuite } from './workers';
 
@@ -18,7 +19,7 @@ export interface BenchSuite {
   run(): Promise<void>;
 }
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite, workersSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite, workersSuite, queueSuite];
 
 const only = process.argv.slice(2);
 for (const suite of suites) {

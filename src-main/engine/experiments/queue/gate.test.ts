@@ -5,12 +5,13 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type RedisServer } from '../../../../tests/integration/helpers/redisServer';
+import { startRedis, type RedisServer } from './localRedis';
+import type { EndpointLimits } from '../limiter';
 import { experimentStop, initExperimentGate, RedisCallGate, type GateStop } from './gate';
 
 let server: RedisServer;
 const conns: Redis[] = [];
-const NONE = { maxConcurrentRequests: null, requestsPerMinute: null, tokensPerMinute: null };
+const NONE: EndpointLimits = { maxConcurrentRequests: null, requestsPerMinute: null, tokensPerMinute: null };
 let n = 0;
 
 function connect(): Redis {
