@@ -187,7 +187,7 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
       b.emit(obj({ query: s.object, object: get(picked, 'name'), target: get(t, 'name') }));
     }
     b.call('wait', { seconds: 0.6 });
-    return { program: title(`put ${todo.map((s) => `${s.object} on/in ${s.target}`).join(', then ')}`) };
+    return { program: title(`put ${todo.map((s) => `${s.object} ${surfaceOf(s.target, scene) === 'bowl' ? 'in' : 'on'} ${s.target}`).join(', then ')}`) };
   }
 
   if (goal.kind === 'drawer') {
@@ -282,8 +282,12 @@ export function* heuristicProcedure(instruction: string, noise: Noise): Procedur
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const look = yield surveyProgram();
     const scene = look.ok ? readScene(look) : null;
-    if (!scene) return { status: 'failure', summary: `I could not read the scene: ${look.error ?? 'no state came back'}` };
-    if (round === 0) for (const a of scene.arms) mem.home.set(a.name, a.tcp);
+    if (!scene) {
+      // The look itself failed (a cell that threw): look again next round.
+      lastError = `I could not read the scene: ${look.error ?? 'no state came back'}`;
+      continue;
+    }
+    if (mem.home.size === 0) for (const a of scene.arms) mem.home.set(a.name, a.tcp);
     const next = plan(goal, scene, mem, noise.forRound(round));
     if (next.impossible) return { status: 'failure', summary: next.impossible };
     if (!next.program) {
