@@ -61,7 +61,7 @@ describe('experiment caps and stops', () => {
     child.stderr.on('data', (d) => (stderr += d.toString()));
     const code = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
     const deadline = Date.now() + 60_000;
-    // Episodes are in flight once their staging folders exist (the capped run left the parent folder).
+    // Episodes are in flight once their staging folders exist.
     const running = () => (existsSync(join(dir, '.running')) ? readdirSync(join(dir, '.running')).length : 0);
     while (running() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 1000));

@@ -277,6 +277,9 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     const end: SessionEnd = s?.end ?? (failedKeys.length ? 'failed' : 'complete');
     const detail = s?.detail ?? (failedKeys.length ? `${failedKeys.length} episode(s) could not be run: ${failedKeys.join('; ')}` : `all ${planned.length} episodes recorded`);
     folder.appendSession({ startedAt: startedAt.toISOString(), endedAt: new Date().toISOString(), jobs: o.jobs, end, detail, ran: ranNow, caps });
+    // The staging parent, once nothing is being written in it.
+    const staging = join(folder.dir, '.running');
+    if (existsSync(staging) && readdirSync(staging).length === 0) rmSync(staging, { recursive: true, force: true });
     const p = progress();
     o.onProgress?.(p);
     return { end, detail, progress: p, recovered, endpoint: { backoffs: limiter.backoffs, waitedMs: limiter.waitedMs }, workerStartupMs: runner instanceof LocalProcessRunner ? [...runner.startupMs] : [] };
