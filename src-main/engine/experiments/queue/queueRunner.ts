@@ -128,7 +128,11 @@ export class QueueRunner implements EpisodeRunner {
     const parsed = EpisodeJobReturn.safeParse(typeof raw === 'string' ? safeJson(raw) : raw);
     if (!parsed.success) return f.reject(new Error(`job ${jobId} returned no episode outcome (${parsed.error.issues[0]?.message})`));
     const r = parsed.data;
-    if (r.stopped || !r.record) return f.resolve({ ...STOPPED, wallMs: r.wallMs, rssBytes: r.rssBytes });
+    if (r.stopped || !r.record) {
+      // Stopped at a cap: the coordinator must know before this key's run ends, or it would end "complete".
+      void this.signalCap().finally(() => f.resolve({ ...STOPPED, wallMs: r.wallMs, rssBytes: r.rssBytes }));
+      return;
+    }
     f.resolve({ episodeDir: '', stopped: false, success: r.record.success, wallMs: r.wallMs, setupMs: r.setupMs, rssBytes: r.rssBytes, recorded: r.record });
   }
 
@@ -142,16 +146,20 @@ export class QueueRunner implements EpisodeRunner {
     f.reject(new Error(`failed ${job.attemptsMade} time(s) on the queue's workers (no attempts left); last error: ${job.failedReason}`));
   }
 
+  /** The workers' gate refused a call at a cap: one more ask of the coordinator's gate makes it stop at that cap too. */
+  private async signalCap(): Promise<void> {
+    if (this.capSignalled || !this.gate) return;
+    const stop = await experimentStop(this.redis, this.o.folder.manifest.id).catch(() => null);
+    if (stop !== 'max-calls' && stop !== 'max-cost') return;
+    this.capSignalled = true;
+    const id = this.nextPermit++;
+    void this.gate.acquire(id, 0).then((ok) => ok && this.gate?.release(id, 0));
+  }
+
   /** Catches what events may miss (a reconnect) and relays the caps' stop. */
   private async poll(): Promise<void> {
     try {
-      const stop = await experimentStop(this.redis, this.o.folder.manifest.id);
-      if ((stop === 'max-calls' || stop === 'max-cost') && !this.capSignalled && this.gate) {
-        // The workers' gate refused a call at a cap: one more ask makes the coordinator stop at it too.
-        this.capSignalled = true;
-        const id = this.nextPermit++;
-        void this.gate.acquire(id, 0).then((ok) => ok && this.gate?.release(id, 0));
-      }
+      await this.signalCap();
       for (const id of [...this.followers.keys()]) {
         const job = await this.queue.getJob(id);
         if (!job) continue;

@@ -1,0 +1,111 @@
+/**
+ * Caps and stops on the queue: --max-calls counted across the workers stops every one of them, the
+ * jobs not started leave the queue and the run says where it stopped; Ctrl-C on the coordinator
+ * stops the workers' episodes; `resume --queue` then runs what is left, each key once. The
+ * dashboard serves bull-board on 127.0.0.1 with no request off the machine.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src-main/engine/paths';
+import { startRedis, type RedisServer } from './helpers/redisServer';
+
+const root = mkdtempSync(join(tmpdir(), 'robocell-expq-caps-'));
+const env = { ...process.env, ROBOCELL_MUJOCO_QUIET: '1', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+const cli = (args: string[]) => spawnSync(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), encoding: 'utf8', env, timeout: 240_000 });
+const SPEC = ['--tasks', 'pp-cube-in-bowl,st-two-cubes', '--seeds', '0', '--arms', 'tools,code', '--cameras', 'none'];
+let redis: RedisServer;
+const children = new Set<ChildProcess>();
+
+function start(args: string[]): { child: ChildProcess; log(): string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d.toString()));
+  child.stderr!.on('data', (d) => (log += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
+  return { child, log: () => log, exited };
+}
+
+async function until(what: string, f: () => boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!f()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const results = (dir: string) => (existsSync(join(dir, 'results.jsonl')) ? readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { key: unknown }) : []);
+
+function status(dir: string) {
+  const r = cli(['experiment', 'status', dir, '--json']);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { done: number; queue: { queued: number; running: number } };
+}
+
+beforeAll(async () => {
+  const built = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: packageRoot(), encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await redis?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('queue caps, stops and the dashboard', () => {
+  it('--max-calls stops every worker and clears the queue; Ctrl-C stops the episodes; resume --queue finishes each key once', async () => {
+    const w = start(['worker', '--queue', redis.url, '--jobs', '2', '--experiments', root, '--name', 'w1']);
+    await until('the worker', () => /Ctrl-C to leave/.test(w.log()), 60_000);
+    const dir = join(root, 'capped');
+    // The tool-calling arm takes ~10 calls per episode: 6 calls cannot finish the spec.
+    const capped = cli(['experiment', 'run', ...SPEC, '--out', dir, '--queue', redis.url, '--max-calls', '6']);
+    expect(capped.status, `${capped.stderr}\n--- worker:\n${w.log()}`).toBe(3);
+    expect(capped.stderr).toMatch(/stopped: stopped at --max-calls 6/);
+    expect(results(dir).length).toBeLessThan(4);
+    let s = status(dir);
+    expect(s.queue.queued).toBe(0);
+    expect(s.queue.running).toBe(0);
+
+    // Ctrl-C on the coordinator: the episodes in flight on the worker are stopped, kept as attempts.
+    const c = start(['experiment', 'resume', dir, '--queue', redis.url]);
+    // In flight: a stage under .staging/ holds an episode folder being written.
+    const inFlight = () => existsSync(join(dir, '.staging')) && readdirSync(join(dir, '.staging')).some((n) => readdirSync(join(dir, '.staging', n)).some((x) => x !== 'experiment-key.json'));
+    await until('an episode in flight', inFlight, 60_000);
+    c.child.kill('SIGINT');
+    expect(await c.exited, c.log()).toBe(130);
+    expect(c.log()).toMatch(/stopped by the user/);
+    await until('the worker to stop them', () => !inFlight(), 30_000);
+    await until('their jobs to end', () => status(dir).queue.running === 0, 30_000);
+    const attempts = readFileSync(join(dir, 'attempts.jsonl'), 'utf8');
+    expect(attempts).toMatch(/"outcome":"stopped"/);
+
+    const resumed = cli(['experiment', 'resume', dir, '--queue', redis.url, '--json']);
+    expect(resumed.status, `${resumed.stderr}\n--- worker:\n${w.log()}`).toBe(0);
+    const recs = results(dir);
+    expect(recs).toHaveLength(4);
+    expect(new Set(recs.map((r) => JSON.stringify(r.key))).size).toBe(4);
+    s = status(dir);
+    expect(s.done).toBe(4);
+    w.child.kill('SIGINT');
+    await w.exited;
+  });
+
+  it('robocell queue dashboard serves bull-board on 127.0.0.1 and its page fetches nothing off the machine', async () => {
+    const d = start(['queue', 'dashboard', '--queue', redis.url, '--port', '0']);
+    await until('the dashboard', () => /http:\/\/127\.0\.0\.1:\d+\//.test(d.log()), 60_000);
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(d.log())![0];
+    const page = await (await fetch(url)).text();
+    expect(page).toMatch(/<div id="root"/);
+    expect(page).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    const api = (await (await fetch(`${url}api/queues`)).json()) as { queues: Array<{ name: string; counts: Record<string, number> }> };
+    const q = api.queues.find((x) => x.name === 'robocell-episodes');
+    expect(q, JSON.stringify(api).slice(0, 400)).toBeDefined();
+    expect(q!.counts.completed).toBeGreaterThan(0);
+    d.child.kill('SIGINT');
+    await d.exited;
+  });
+});
