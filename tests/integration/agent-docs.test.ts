@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, initialContext } from '../../src-main/engine/agent/lo
 import { NO_RENDERER_TEXT } from '../../src-main/engine/agent/prompt';
 import { createRobotEnvironment, type RobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { tcpAboveFingertipsM } from '../../src-main/engine/agent/robot/preamble';
+import { pythonSpec } from '../../src-main/engine/cells/python/docs';
 
 const envs: RobotEnvironment[] = [];
 afterAll(() => envs.forEach((e) => e.dispose()));
@@ -62,13 +63,26 @@ for (const taskId of ['pp-cube-in-bowl', 'bi-lift-tray']) {
       expect(checked).toBeGreaterThan(100);
     });
 
+    it('holds every doc string in the Python code arm too (names and types in Python spelling)', async () => {
+      const e = await env(taskId, true);
+      const code = initialContext(e, 'code', { ...DEFAULT_SETTINGS, language: 'python' });
+      expect(code.tools.map((t) => t.name)).toEqual(['python', 'finish']);
+      const text = requestText(code);
+      for (const spec of e.registry.list()) {
+        const py = pythonSpec(spec);
+        const strings = [py.summary, ...[...py.positional, ...py.options].flatMap((p) => [p.type, p.doc]), ...py.returns.map((r) => r.doc), ...(py.errors ?? [])].filter(Boolean);
+        for (const str of strings) expect(text.includes(str) || text.includes(inJson(str)), `python arm lacks ${spec.name}: "${str}"`).toBe(true);
+        expect(code.messages[0].content).toMatch(new RegExp(`robo\\.${spec.name}\\([^\\n]*\\n[^\\n]*${spec.motion ? '\\(moves the robot\\)' : '\\(does not move the robot\\)'}`));
+      }
+    });
+
     it('gives both arms the same preamble, and arm text without advice', async () => {
       const e = await env(taskId, true);
       const sysOf = (arm: 'tools' | 'code') => String(initialContext(e, arm, DEFAULT_SETTINGS).messages[0].content);
       const preamble = e.preamble?.() ?? '';
       expect(preamble).toContain('# Workspace');
-      for (const arm of ['tools', 'code'] as const) {
-        const sys = sysOf(arm);
+      const python = String(initialContext(e, 'code', { ...DEFAULT_SETTINGS, language: 'python' }).messages[0].content);
+      for (const sys of [sysOf('tools'), sysOf('code'), python]) {
         expect(sys).toContain(preamble);
         expect(sys).not.toMatch(/catch errors|retry|bundle|be efficient|where you can/i);
       }
