@@ -11,4 +11,6 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 const { main } = await import(pathToFileURL(entry).href);
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: after Python cells ran, a natural exit can block in isolated-vm's teardown of
+// the Pyodide isolates (seen on Node 20 with isolated-vm 5.0.4), although nothing is left to do.
+process.exit(await main(process.argv.slice(2)));
