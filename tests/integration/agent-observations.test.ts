@@ -85,3 +85,23 @@ describe('code arm', () => {
     expect(requests[2].messages.findLast((m) => m.role === 'tool')?.content).toMatch(/=> true/);
   });
 });
+
+describe('code arm in Python', () => {
+  it('robo.image returns the bytes as data and attaches nothing; robo.show attaches its image', async () => {
+    const env = await createRobotEnvironment({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 }, { cameraSource, language: 'python' });
+    const { model, requests } = sequenceModel([
+      { name: 'python', args: { code: "r = robo.image('front')\nprint(r['available'], len(r['png']), ','.join(str(b) for b in r['png'][:4]))" } },
+      { name: 'python', args: { code: "robo.show('front')['available']" } },
+    ]);
+    try {
+      await runEpisode({ env, model, arm: 'code', settings: { ...DEFAULT_SETTINGS, language: 'python' }, outRoot: root });
+    } finally {
+      env.dispose();
+    }
+    expect(requests.length).toBe(3);
+    expect(requests[0].tools.map((t) => t.name)).toEqual(['python', 'finish']);
+    expect(requests[1].messages.findLast((m) => m.role === 'tool')?.content).toBe(`True ${FAKE_PNG.length} 137,80,78,71`);
+    expect(imagesIn(requests[1].messages)).toHaveLength(0);
+    expect(imagesIn(requests[2].messages).map((i) => i.label)).toEqual(['front']);
+  });
+});
