@@ -1,6 +1,6 @@
 /** The inventory environment from the command line: tasks, prompt, run and replay, as a user runs them. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,16 @@ describe('robocell with the inventory environment', () => {
       expect(replay.status, replay.stderr).toBe(0);
       expect(JSON.parse(replay.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({ matched: true, mismatches: 0 });
     }
+  });
+
+  it('exec runs cell files against an inventory instance and judges it', () => {
+    const file = join(out, 'probe.js');
+    writeFileSync(file, "robo.connect();\nlet r = robo.query('stock', { pageSize: 3 });\nif (r.totalRows === 0) r = robo.query('stock', { pageSize: 3 });\nconsole.log('rows', r.rows.length, 'of', r.totalRows);\n");
+    const r = cli(['exec', '--task', 'inv-stockout', '--seed', '2', '--json', file]);
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ type: 'cell', ok: true, text: expect.stringMatching(/^rows 3 of \d+/) });
+    expect(lines.at(-1)).toMatchObject({ type: 'verdict', environment: 'inventory', success: false, reason: 'no report was made' });
   });
 
   it('an unknown task is a usage error naming the tasks of both environments', () => {

@@ -9,7 +9,10 @@ import { DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
 import { attachCameraSource } from '../../render/simView';
 import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
+import { environmentOfTask } from '../../agent/environments';
+import { robotEntry } from '../../agent/robot/entry';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
+import { execInEnvironment } from './execEnvironment';
 
 function positiveNumber(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -99,6 +102,8 @@ export const execCommand: Command = {
         throw new UsageError(`cannot read cell file ${p}: ${e instanceof Error ? e.message : String(e)}`);
       }
     });
+    const entry = environmentOfTask(instance.taskId);
+    if (entry && entry.kind !== robotEntry.kind) return execInEnvironment(entry, instance, { cells, language, budget, json: values.json, out: (line) => process.stdout.write(line + '\n') });
     try {
       resolveInstance(instance);
     } catch (e) {
