@@ -44,10 +44,6 @@ export function episodeJobId(experimentId: string, key: ExperimentKey): string {
   return `${experimentId.replace(/[^A-Za-z0-9_.-]/g, '_')}.${slug}.${h}`;
 }
 
-export function experimentOfJobId(jobId: string): string {
-  return jobId.slice(0, jobId.indexOf('.'));
-}
-
 /** A stable id for the model endpoint (its base URL and model): the limits' windows are per endpoint. */
 export function endpointId(model: { name: string; baseUrl: string | null }): string {
   return createHash('sha256').update(`${model.baseUrl ?? 'default'}|${model.name}`).digest('hex').slice(0, 16);
