@@ -73,47 +73,31 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
     };
   }, []);
 
-  useEffect(() => {
-    if (!episodeId) return;
-    let cancelled = false;
-    setError(null);
-    client.request('scene/get', { episodeId }, { timeoutMs: 60_000 }).then(
-      async (s) => {
-        if (cancelled || !view.current) return;
-        await view.current.load(s.description, s.labels);
-        applyFrame(view.current, s.frame);
-        setCameras(view.current.cameraNames);
-        setLoadedId(episodeId);
-      },
-      (err: Error) => !cancelled && setError(`scene unavailable: ${err.message}`),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, episodeId]);
-
   const previewKey = !episodeId && preview ? `preview:${preview.taskId}/${preview.variant}/${preview.seed}` : null;
   const connected = useConnection((c) => c.state === 'open');
   useEffect(() => {
-    // After a reload the form's instance is known before the engine connects: wait for it.
-    if (!previewKey || !preview || !connected) return;
+    // The open episode's scene, or with none the Run form's instance; after a reload the form is
+    // known before the engine connects, so wait for the connection.
+    const key = episodeId ?? previewKey;
+    if (!key || !connected) return;
     let cancelled = false;
     setError(null);
-    client.request('scene/preview', { instance: preview }, { timeoutMs: 60_000 }).then(
+    const scene = episodeId ? client.request('scene/get', { episodeId }, { timeoutMs: 60_000 }) : client.request('scene/preview', { instance: preview as InstanceRef }, { timeoutMs: 60_000 });
+    scene.then(
       async (s) => {
         if (cancelled || !view.current) return;
         await view.current.load(s.description, s.labels);
         applyFrame(view.current, s.frame);
         setCameras(view.current.cameraNames);
-        setLoadedId(previewKey);
+        setLoadedId(key);
       },
-      (err: Error) => !cancelled && setError(`preview unavailable: ${err.message}`),
+      (err: Error) => !cancelled && setError(`${episodeId ? 'scene' : 'preview'} unavailable: ${err.message}`),
     );
     return () => {
       cancelled = true;
     };
     // The key names the instance; `preview` itself is a fresh object each render.
-  }, [client, previewKey, connected]);
+  }, [client, episodeId, previewKey, connected]);
 
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;

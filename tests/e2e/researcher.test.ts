@@ -139,6 +139,9 @@ describe('the studio as a researcher meets it', () => {
     await page.locator('.topbar .brand').click();
     await page.keyboard.press('Space');
     await page.getByTestId('action-card').nth(before + 1).waitFor({ timeout: 120_000 });
+    // Pause again so the run is still there to be stopped (a short episode ends in seconds).
+    await page.keyboard.press('Space');
+    await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
     const panel = await page.getByTestId('pane-cells').locator('.pane-body').boundingBox();
     const newest = await page.getByTestId('action-card').last().boundingBox();
     expect(panel && newest && newest.y < panel.y + panel.height && newest.y + newest.height > panel.y).toBe(true);
