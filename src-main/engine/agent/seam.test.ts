@@ -59,7 +59,8 @@ describe('the agent core', () => {
 describe('the heuristic inventory procedure', () => {
   it('imports nothing of the inventory environment (it decides from the conversation alone)', () => {
     const dir = join(here, 'heuristic');
-    for (const f of readdirSync(dir).filter((n) => /^inventory.*\.ts$/.test(n))) {
+    // Its tests may read the environment to check it; the procedure itself may not.
+    for (const f of readdirSync(dir).filter((n) => /^inventory.*\.ts$/.test(n) && !n.endsWith('.test.ts'))) {
       const src = readFileSync(join(dir, f), 'utf8');
       expect(src, f).not.toMatch(/from '\.\.\/inventory\/|from '\.\.\/\.\.\/tasks\/|from '\.\.\/robot\//);
     }
