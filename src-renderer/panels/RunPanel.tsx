@@ -93,10 +93,14 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
       </div>
       <label>Model
         <select value={model} onChange={(e) => form.set({ model: e.target.value as ModelChoice })} data-testid="run-model" title={model === 'endpoint' ? endpointLabel ?? '' : 'the offline heuristic agent'}>
-          <option value="heuristic">offline heuristic agent (no model endpoint)</option>
-          <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ?? 'endpoint (set in Settings)'}</option>
+          <option value="heuristic">offline heuristic agent</option>
+          <option value="endpoint" disabled={!endpointLabel}>{endpointLabel ? 'model endpoint' : 'model endpoint (set one in Settings)'}</option>
         </select>
       </label>
+      {/* The select stays short in the narrow column; what it means goes on a line of its own. */}
+      <p className="muted small model-note" data-testid="run-model-note">
+        {model === 'endpoint' && endpointLabel ? endpointLabel : 'no model endpoint: decides from the conversation alone, offline, no cost'}
+      </p>
       {settings && budgets && (
         <details>
           <summary>Budgets and observations</summary>
