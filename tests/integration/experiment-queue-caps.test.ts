@@ -1,14 +1,17 @@
 /**
  * Caps and stops on the queue: --max-calls counted across the workers stops every one of them, the
  * jobs not started leave the queue and the run says where it stopped; Ctrl-C on the coordinator
- * stops the workers' episodes; `resume --queue` then runs what is left, each key once. The
- * dashboard serves bull-board on 127.0.0.1 with no request off the machine.
+ * stops the workers' episodes; `resume --queue` then runs what is left, each key once. A 429 that
+ * one worker gets holds every worker back for its Retry-After. The dashboard serves bull-board on
+ * 127.0.0.1 with no request off the machine.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
+import { startTestServer } from '../../src-main/engine/agent/testServer';
 import { packageRoot } from '../../src-main/engine/paths';
 import { startRedis, type RedisServer } from './helpers/redisServer';
 
@@ -19,8 +22,8 @@ const SPEC = ['--tasks', 'pp-cube-in-bowl,st-two-cubes', '--seeds', '0', '--arms
 let redis: RedisServer;
 const children = new Set<ChildProcess>();
 
-function start(args: string[]): { child: ChildProcess; log(): string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; log(): string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let log = '';
   child.stdout!.on('data', (d) => (log += d.toString()));
@@ -92,6 +95,33 @@ describe('queue caps, stops and the dashboard', () => {
     expect(s.done).toBe(4);
     w.child.kill('SIGINT');
     await w.exited;
+  });
+
+  it('a 429 from the endpoint, seen by one worker, holds both workers back for its Retry-After', async () => {
+    const times: number[] = [];
+    // Request 6: both workers are inside their episodes by then (the tool-calling arm makes ~10 calls each).
+    const server = await startTestServer({ planner: createHeuristicModel(), faults: new Map([[6, 'rate-limit']]), retryAfterSec: 2, onRequest: () => times.push(Date.now()) });
+    const keyEnv = { OPENAI_API_KEY: 'sk-test-local' };
+    try {
+      const ws = [start(['worker', '--queue', redis.url, '--experiments', root, '--name', 'r1'], keyEnv), start(['worker', '--queue', redis.url, '--experiments', root, '--name', 'r2'], keyEnv)];
+      for (const w of ws) await until('the worker', () => /Ctrl-C to leave/.test(w.log()), 60_000);
+      const dir = join(root, 'limited');
+      const c = start(['experiment', 'run', '--tasks', 'pp-cube-in-bowl,st-two-cubes', '--seeds', '0', '--arms', 'tools', '--cameras', 'none', '--model', 'gpt-4o-mini', '--base-url', server.baseUrl, '--out', dir, '--queue', redis.url], keyEnv);
+      expect(await c.exited, `${c.log()}\n--- workers:\n${ws.map((w) => w.log()).join('\n')}`).toBe(0);
+      expect(results(dir)).toHaveLength(2);
+      const i = server.log.findIndex((e) => e.status === 429);
+      expect(i).toBeGreaterThanOrEqual(0);
+      const t429 = times[i];
+      // Before the 429 both workers were calling; after it, no one starts a request until the Retry-After
+      // has passed (one request already on its way may still land).
+      const during = times.filter((t) => t > t429 && t < t429 + 1800);
+      expect(during.length, JSON.stringify(times.map((t) => t - t429))).toBeLessThanOrEqual(1);
+      expect(times.some((t) => t >= t429 + 1900)).toBe(true);
+      for (const w of ws) w.child.kill('SIGINT');
+      await Promise.all(ws.map((w) => w.exited));
+    } finally {
+      await server.close();
+    }
   });
 
   it('robocell queue dashboard serves bull-board on 127.0.0.1 and its page fetches nothing off the machine', async () => {
