@@ -4,7 +4,7 @@
  * episodes/ and appends its line to results.jsonl. One coordinator per folder (a lock).
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Arm } from '../../../src-shared/episode';
 import { keyId, type ExperimentKey, type ResultRecord, type SessionEnd } from '../../../src-shared/experiments';
 import type { CallProgress, EpisodeJobResult } from './episodeJob';
@@ -186,9 +186,10 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       // A queue worker has already moved its episode and appended the line (r.recorded).
       let rec = r.recorded ?? null;
       if (!rec) {
-        const id = folder.promote(r.episodeDir);
-        rec = recordFromEpisode(join(folder.episodesDir, id), key, id);
-        if (!rec) throw new Error(`episode ${id} has no verdict`);
+        // Read before it moves: an episode without a verdict stays staged and is kept as an attempt.
+        rec = recordFromEpisode(r.episodeDir, key, basename(r.episodeDir));
+        if (!rec) throw new Error(`episode ${basename(r.episodeDir)} has no verdict; it was not recorded`);
+        folder.promote(r.episodeDir);
         folder.appendResult(rec);
       }
       const workerRssBytes = r.rssBytes ?? null;

@@ -73,6 +73,46 @@ describe('ExperimentFolder', () => {
     expect(() => ExperimentFolder.open(join(f.dir, 'episodes'))).toThrow(ExperimentFormatError);
   });
 
+  it('keeps a complete last line that only lacks its newline, and appends after it on a line of its own', () => {
+    const f = folder();
+    placeEpisode(f.episodesDir, key(0), 'ep-a');
+    f.recover();
+    const path = join(f.dir, RESULTS_FILE);
+    // A whole line whose newline never landed (an editor, a write split before the '\n').
+    writeFileSync(path, readFileSync(path, 'utf8').trimEnd());
+    expect(f.results()).toMatchObject({ truncatedTail: false, records: [expect.objectContaining({ episodeId: 'ep-a' })] });
+    expect(f.recover()).toMatchObject({ repairedTail: false });
+    const first = f.results().records[0];
+    expect(f.appendResult({ ...first, key: key(1), episodeId: 'ep-b' })).toBe(true);
+    expect(f.results().records.map((r) => r.episodeId)).toEqual(['ep-a', 'ep-b']);
+    // The same for the attempts log, which nothing could rebuild.
+    writeFileSync(join(f.dir, 'attempts.jsonl'), JSON.stringify({ key: key(2), at: 'x', outcome: 'stopped', detail: 'd', folder: null }));
+    f.appendAttempt({ key: key(3), at: 'y', outcome: 'stopped', detail: 'd', folder: null });
+    expect(f.attempts().map((a) => a.key.seed)).toEqual([2, 3]);
+  });
+
+  it('an episode folder without a verdict is kept as an interrupted attempt with the reason, never recorded or dropped', () => {
+    const f = folder();
+    const dir = placeEpisode(f.episodesDir, key(0), 'ep-cut');
+    const events = readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l && !l.includes('"type":"verdict"'));
+    writeFileSync(join(dir, 'events.jsonl'), events.join('\n') + '\n');
+    placeEpisode(f.episodesDir, key(1), 'ep-ok');
+    expect(f.recover()).toEqual({ repairedTail: false, recovered: 1, interrupted: 1 });
+    expect(f.results().records.map((r) => r.episodeId)).toEqual(['ep-ok']);
+    expect(f.attempts()).toEqual([expect.objectContaining({ key: key(0), outcome: 'interrupted', folder: join('attempts', 'ep-cut'), detail: expect.stringMatching(/episodes\/ep-cut has no verdict/) })]);
+    expect(readFileSync(join(f.dir, 'attempts', 'ep-cut', 'events.jsonl'), 'utf8')).toBe(events.join('\n') + '\n');
+    expect(existsSync(join(f.episodesDir, 'ep-ok', 'meta.json'))).toBe(true);
+  });
+
+  it('says what is left when experiment.json is missing beside results', () => {
+    const f = folder();
+    placeEpisode(f.episodesDir, key(0), 'ep-a');
+    f.recover();
+    rmSync(join(f.dir, 'experiment.json'));
+    expect(() => ExperimentFolder.open(f.dir)).toThrow(/experiment\.json is missing \(results\.jsonl and the episode folders are still there/);
+    expect(readFileSync(join(f.dir, RESULTS_FILE), 'utf8')).toContain('ep-a');
+  });
+
   it('holds one coordinator: a live holder is refused, a dead one is taken over', () => {
     const f = folder();
     writeFileSync(join(f.dir, '.lock'), String(process.ppid));

@@ -8,7 +8,7 @@
  *   attempts/<id>/    the partial episodes of attempts, kept for inspection
  *   .running/<key>/   episodes being written; a kill leaves them here and a resume clears them
  */
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { AttemptRecord, ExperimentManifest, ResultRecord, SessionRecord, keyId, keySlug, type ExperimentKey } from '../../../src-shared/experiments';
@@ -52,12 +52,22 @@ export function readJsonl<T>(path: string, schema: z.ZodType<T>): { items: T[]; 
   return { items, truncatedTail: false };
 }
 
-/** Cuts a partial last line off, so the next append starts on a line of its own. */
+/**
+ * Makes the next append start on a line of its own: a cut-off last line is removed (true), a
+ * complete one that only lacks its newline (an editor, a write split before the '\n') gets it.
+ */
 function repairTail(path: string): boolean {
   if (!existsSync(path)) return false;
   const buf = readFileSync(path);
   if (buf.length === 0 || buf[buf.length - 1] === 0x0a) return false;
   const keep = buf.lastIndexOf(0x0a) + 1;
+  try {
+    JSON.parse(buf.subarray(keep).toString('utf8'));
+    appendFileSync(path, '\n');
+    return false;
+  } catch {
+    // Not a whole line: the write was cut off, and nothing of it can be trusted.
+  }
   const fd = openSync(path, 'r+');
   try {
     ftruncateSync(fd, keep);
@@ -67,7 +77,24 @@ function repairTail(path: string): boolean {
   return true;
 }
 
+/** True when the file is empty or missing, or its last byte is a newline (read alone, not the file). */
+function endsWithNewline(path: string): boolean {
+  if (!existsSync(path)) return true;
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function appendLine(path: string, value: unknown): void {
+  // A line glued onto one without its newline would corrupt both.
+  if (!endsWithNewline(path)) repairTail(path);
   const fd = openSync(path, 'a');
   try {
     writeSync(fd, JSON.stringify(value) + '\n');
@@ -107,7 +134,11 @@ export class ExperimentFolder {
 
   static open(dir: string): ExperimentFolder {
     const p = join(dir, MANIFEST_FILE);
-    if (!existsSync(p)) throw new ExperimentFormatError(`${dir}: no ${MANIFEST_FILE}; not an experiment folder`);
+    if (!existsSync(p)) {
+      // Results without their manifest cannot be paired or resumed (the spec and versions are in it): say what is left.
+      if (existsSync(join(dir, RESULTS_FILE))) throw new ExperimentFormatError(`${dir}: its ${MANIFEST_FILE} is missing (${RESULTS_FILE} and the episode folders are still there, untouched); restore it from a backup, or copy the folder aside and start a new experiment`);
+      throw new ExperimentFormatError(`${dir}: no ${MANIFEST_FILE}; not an experiment folder`);
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(p, 'utf8'));
@@ -191,14 +222,18 @@ export class ExperimentFolder {
 
   /** Keeps an attempt's partial episode under attempts/ and logs it; the key stays unrecorded. */
   keepAttempt(stagedEpisodeDir: string | null, key: ExperimentKey, outcome: AttemptRecord['outcome'], detail: string): void {
-    let folder: string | null = null;
-    if (stagedEpisodeDir && existsSync(stagedEpisodeDir)) {
-      mkdirSync(join(this.dir, 'attempts'), { recursive: true });
-      folder = join('attempts', basename(stagedEpisodeDir));
-      renameSync(stagedEpisodeDir, join(this.dir, folder));
-    }
+    const folder = stagedEpisodeDir ? this.moveToAttempts(stagedEpisodeDir) : null;
     if (stagedEpisodeDir) rmSync(join(stagedEpisodeDir, '..'), { recursive: true, force: true });
     this.appendAttempt({ key, at: new Date().toISOString(), outcome, detail, folder });
+  }
+
+  /** Moves an episode folder under attempts/; its path there, relative to the experiment, or null when it is gone. */
+  private moveToAttempts(episodeDir: string): string | null {
+    if (!existsSync(episodeDir)) return null;
+    mkdirSync(join(this.dir, 'attempts'), { recursive: true });
+    const folder = join('attempts', basename(episodeDir));
+    renameSync(episodeDir, join(this.dir, folder));
+    return folder;
   }
 
   /**
@@ -213,23 +248,32 @@ export class ExperimentFolder {
     const { byKey } = this.results();
     const referenced = new Set([...byKey.values()].map((r) => r.episodeId));
     let recovered = 0;
+    let interrupted = 0;
     for (const id of existsSync(this.episodesDir) ? readdirSync(this.episodesDir) : []) {
       if (referenced.has(id)) continue;
       const dir = join(this.episodesDir, id);
       const key = readKeyFile(dir);
       if (!key || byKey.has(keyId(key))) continue;
       let rec: ResultRecord | null = null;
+      let unusable: string | null = null;
       try {
         rec = recordFromEpisode(dir, key, id);
-      } catch {
-        rec = null;
+        if (!rec) unusable = `episode folder episodes/${id} has no verdict (it was cut off before it finished)`;
+        else if (rec.finish === 'stopped') unusable = `episode folder episodes/${id} was stopped before it finished`;
+      } catch (err) {
+        unusable = `episode folder episodes/${id} could not be read (${(err as Error).message})`;
       }
-      if (!rec || rec.finish === 'stopped') continue;
+      if (unusable || !rec) {
+        // Not a result: kept under attempts/ with the reason, and the key runs again.
+        const folder = this.moveToAttempts(dir);
+        this.appendAttempt({ key, at: new Date().toISOString(), outcome: 'interrupted', detail: unusable ?? 'no verdict', folder });
+        interrupted++;
+        continue;
+      }
       this.appendResult(rec);
       byKey.set(keyId(key), rec);
       recovered++;
     }
-    let interrupted = 0;
     const running = join(this.dir, '.running');
     for (const slug of existsSync(running) ? readdirSync(running) : []) {
       const stage = join(running, slug);

@@ -6,7 +6,7 @@ import { EXPERIMENT_SCHEMA_VERSION, ExperimentSpec, type ExperimentManifest, typ
 import { DEFAULT_PRICES, priceFor, type PriceTable } from '../../../src-shared/tokens';
 import { createModel } from '../agent/models';
 import { currentVersions, expandSpec, specHash, SpecError } from './expand';
-import { ExperimentFolder } from './folder';
+import { ExperimentFolder, MANIFEST_FILE, RESULTS_FILE } from './folder';
 
 /**
  * The offline agent experiments use when no --model is given: the honest heuristic agent where the
@@ -65,7 +65,10 @@ export function prepareExperiment(specIn: ExperimentSpecInput, dir: string, pric
     if (folder.manifest.specHash !== hash) throw new SpecError(`${dir} holds an experiment with another spec; resume it with \`robocell experiment resume ${dir}\`, or give a new --out`);
     return { folder, created: false, planned };
   }
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new SpecError(`${dir} exists and is not an experiment folder; give an empty or new --out`);
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    if (existsSync(join(dir, RESULTS_FILE))) throw new SpecError(`${dir} holds ${RESULTS_FILE} but its ${MANIFEST_FILE} is missing; nothing was written there: restore the manifest, or give a new --out`);
+    throw new SpecError(`${dir} exists and is not an experiment folder; give an empty or new --out`);
+  }
   const manifest: ExperimentManifest = {
     schemaVersion: EXPERIMENT_SCHEMA_VERSION,
     id: `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`,
