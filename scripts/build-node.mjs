@@ -7,6 +7,8 @@ await build({
   entryPoints: {
     cli: 'src-main/engine/cli/main.ts',
     bench: 'src-main/engine/bench/main.ts',
+    // the workers benchmark's episode worker, alone so its memory is a worker's
+    'bench-worker': 'src-main/engine/bench/workerChild.ts',
   },
   outdir: 'out/node',
   outExtension: { '.js': '.mjs' },

@@ -1,8 +1,8 @@
 /**
  * The `workers` suite (issue 18, items 4 and 5): what one episode worker costs.
- * - Memory: a fresh process runs episodes one after another exactly as an experiment worker does
- *   (executeEpisodeJob: task scene, offline agent, both arms, front + wrist images), its RSS read
- *   after every episode and its peak at the end. Target: peak ≤ 400 MiB, flat across 200 episodes.
+ * - Memory: a fresh process (./workerChild, with the runner's worker flags) runs episodes one
+ *   after another as an experiment worker does (executeEpisodeJob: task scene, offline agent,
+ *   both arms, front + wrist images), its RSS read after every episode and its peak at the end. Target: peak ≤ 400 MiB, flat across 200 episodes.
  * - End to end: `robocell experiment run --jobs 2` over every task × seeds 5–6 × both arms with
  *   images, timed by /usr/bin/time (user + system CPU of the coordinator and its workers).
  *   Target: ≤ 1.5 core-seconds per episode.
@@ -13,51 +13,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PRICES } from '../../../src-shared/tokens';
 import { DEFAULT_SETTINGS } from '../agent/loop';
-import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
 import { WORKER_NODE_FLAGS } from '../experiments/runner';
-import { collectBetweenEpisodes } from '../experiments/workerMain';
 import { defaultOfflineModel } from '../experiments/setup';
 import { packageRoot } from '../paths';
-import { disposeSharedRenderer } from '../render/headless';
 import { TASKS } from '../tasks/registry';
 import type { BenchSuite } from './main';
 import { reportTarget, reportUnmeasured } from './targets';
 
-const CHILD_ENV = 'ROBOCELL_BENCH_WORKERS_CHILD';
 const PEAK_TARGET_MIB = 400;
 const CORE_SEC_TARGET = 1.5;
 const MiB = 2 ** 20;
-
-const openGate: ModelGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
-
-/** In the child: episodes in a row, one JSON line each, then the process's peak RSS. */
-async function runWorkerChild(): Promise<void> {
-  process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
-  const n = Number(process.env.ROBOCELL_BENCH_WORKER_EPISODES ?? 200);
-  const model = { name: defaultOfflineModel(), baseUrl: null };
-  const root = mkdtempSync(join(tmpdir(), 'robocell-bench-worker-'));
-  const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
-  out({ startRss: process.memoryUsage().rss });
-  try {
-    for (let i = 0; i < n; i++) {
-      const task = TASKS[i % TASKS.length];
-      const round = Math.floor(i / TASKS.length);
-      const key = { taskId: task.id, variant: task.variants[0].id, seed: 5 + Math.floor(round / 2), repeat: 0, arm: round % 2 === 0 ? ('tools' as const) : ('code' as const) };
-      const stagingDir = join(root, String(i));
-      const t0 = performance.now();
-      const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
-      rmSync(stagingDir, { recursive: true, force: true });
-      collectBetweenEpisodes(); // as the worker does
-      out({ i: i + 1, rss: process.memoryUsage().rss, ms: performance.now() - t0, ok: r.success });
-    }
-  } finally {
-    await disposeSharedRenderer();
-    rmSync(root, { recursive: true, force: true });
-  }
-  out({ maxRss: process.resourceUsage().maxRSS * 1024 });
-}
 
 function spawnLines(cmd: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
@@ -84,7 +50,8 @@ async function memoryRun(): Promise<void> {
   let okCount = 0;
   let wallMs = 0;
   // the flags the experiment runner starts its workers with
-  const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, process.argv[1], 'workers'], { ...process.env, [CHILD_ENV]: '1' }, (line) => {
+  const child = join(packageRoot(), 'out', 'node', 'bench-worker.mjs');
+  const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], process.env, (line) => {
     if (!line.startsWith('{')) return;
     const v = JSON.parse(line) as { startRss?: number; i?: number; rss?: number; ms?: number; ok?: boolean; maxRss?: number };
     if (v.startRss !== undefined) startRss = v.startRss;
@@ -142,7 +109,6 @@ async function endToEnd(): Promise<void> {
 export const workersSuite: BenchSuite = {
   name: 'workers',
   async run() {
-    if (process.env[CHILD_ENV] === '1') return runWorkerChild();
     const parts = (process.env.ROBOCELL_BENCH_WORKERS_PARTS ?? 'memory,e2e').split(',');
     if (parts.includes('memory')) await memoryRun();
     if (parts.includes('e2e')) await endToEnd();

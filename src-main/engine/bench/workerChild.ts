@@ -1,0 +1,46 @@
+/**
+ * The `workers` suite's episode worker (built alone as out/node/bench-worker.mjs, so that its
+ * process holds what an experiment worker holds and nothing of the other suites): episodes in a
+ * row through executeEpisodeJob, one JSON line each with the RSS after the worker's collection,
+ * then the process's peak RSS.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_PRICES } from '../../../src-shared/tokens';
+import { DEFAULT_SETTINGS } from '../agent/loop';
+import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
+import { defaultOfflineModel } from '../experiments/setup';
+import { collectBetweenEpisodes } from '../experiments/workerMain';
+import { disposeSharedRenderer } from '../render/headless';
+import { TASKS } from '../tasks/registry';
+
+const openGate: ModelGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
+
+async function main(): Promise<void> {
+  process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
+  const n = Number(process.env.ROBOCELL_BENCH_WORKER_EPISODES ?? 200);
+  const model = { name: defaultOfflineModel(), baseUrl: null };
+  const root = mkdtempSync(join(tmpdir(), 'robocell-bench-worker-'));
+  const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
+  out({ startRss: process.memoryUsage().rss });
+  try {
+    for (let i = 0; i < n; i++) {
+      const task = TASKS[i % TASKS.length];
+      const round = Math.floor(i / TASKS.length);
+      const key = { taskId: task.id, variant: task.variants[0].id, seed: 5 + Math.floor(round / 2), repeat: 0, arm: round % 2 === 0 ? ('tools' as const) : ('code' as const) };
+      const stagingDir = join(root, String(i));
+      const t0 = performance.now();
+      const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
+      rmSync(stagingDir, { recursive: true, force: true });
+      collectBetweenEpisodes(); // as the worker does
+      out({ i: i + 1, rss: process.memoryUsage().rss, ms: performance.now() - t0, ok: r.success });
+    }
+  } finally {
+    await disposeSharedRenderer();
+    rmSync(root, { recursive: true, force: true });
+  }
+  out({ maxRss: process.resourceUsage().maxRSS * 1024 });
+}
+
+await main();
