@@ -159,7 +159,8 @@ describe('studio engine service', () => {
     expect(forkActions).toHaveLength(move.index);
     const last = forkActions.at(-1);
     expect(last?.type === 'action' && last.args.xyz).toEqual([0.3, 0, 0.3]);
-    expect(fork.events.find((e) => e.type === 'verdict')).toMatchObject({ finish: 'stopped' });
+    // Ended on purpose after the edited action, and the verdict says so (not "stopped by the user").
+    expect(fork.events.find((e) => e.type === 'verdict')).toMatchObject({ finish: 'stopped', reason: `ended after call ${move.call}, as the replay asked` });
     await expect(client.request('episode/fork', { episodeId: toolsEpisode, action: move.index, edited: '[1,2', continueWithModel: false })).rejects.toThrow(/must be a JSON object/);
   });
 });

@@ -164,7 +164,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
       await o.beforeCall?.(call);
       heldMs += Math.round(performance.now() - gateStarted);
       if (o.signal?.aborted) {
-        [finish, reason] = ['stopped', 'stopped by the user'];
+        [finish, reason] = ['stopped', stoppedWhy(o.signal)];
         break;
       }
       if (call > budgets.maxModelCalls) {
@@ -186,7 +186,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
         fault(call, 'request-failed', msg);
-        if (o.signal?.aborted) [finish, reason] = ['stopped', 'stopped by the user'];
+        if (o.signal?.aborted) [finish, reason] = ['stopped', stoppedWhy(o.signal)];
         else if (budgetElapsedMs() >= budgets.maxWallMs) [finish, reason] = ['budget-wall', `out of wall time (${budgets.maxWallMs} ms) waiting for the model`];
         else [finish, reason] = ['model-error', err instanceof ModelRequestError ? msg : `model failed: ${msg}`];
         break;
@@ -273,6 +273,11 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   rec({ type: 'verdict', success, finish, reason: fullReason, modelStatus, modelSummary, totals });
   writer.close();
   return { dir: writer.dir, meta, success, finish, outcome: outcomeOf({ success, finish }), reason: fullReason, totals };
+}
+
+/** A caller that ends the episode on purpose says why as the abort reason (a string); else the user stopped it. */
+function stoppedWhy(signal: AbortSignal | undefined): string {
+  return typeof signal?.reason === 'string' ? signal.reason : 'stopped by the user';
 }
 
 function safeJudge(env: Environment): { success: boolean; reason: string } {
