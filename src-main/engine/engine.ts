@@ -56,7 +56,8 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const scratch = new ScratchCells(library, runs);
   const forks = new Forks(library, runs);
   const experiments = new ExperimentService((e) => host.broadcast(e), {
-    endpoint: () => ({ baseUrl: config.get().baseUrl || null, model: config.get().model, apiKey: config.apiKeyFor() }),
+    endpoint: () => ({ baseUrl: config.get().baseUrl || null, model: config.get().model }),
+    apiKeyFor: (baseUrl) => config.apiKeyFor(baseUrl ?? ''),
     prices: () => config.prices(),
   }, opts.experimentsDir);
   // The duel view opens an experiment's pairs by episode id, read-only.

@@ -18,8 +18,20 @@ import type { PriceTable } from '../../../src-shared/tokens';
 
 /** What the service needs of the studio's endpoint settings (the key never leaves the engine). */
 export interface EndpointSource {
-  endpoint(): { baseUrl: string | null; model: string; apiKey: string | null };
+  endpoint(): { baseUrl: string | null; model: string };
+  /** The key bound to the origin of `baseUrl` (null: the SDK default), or null: never another origin's. */
+  apiKeyFor(baseUrl: string | null): string | null;
   prices(): PriceTable;
+}
+
+/**
+ * The key environment of an experiment's workers: the key bound to the origin the experiment sends
+ * to (its own recorded base URL, not today's settings), and otherwise an empty OPENAI_API_KEY, so a
+ * key the engine inherited is not sent to a host it was not meant for. Offline agents get none.
+ */
+export function workerKeyEnv(source: Pick<EndpointSource, 'apiKeyFor'>, model: { baseUrl: string | null; scripted: boolean }): NodeJS.ProcessEnv {
+  if (model.scripted) return { OPENAI_API_KEY: '' };
+  return { OPENAI_API_KEY: source.apiKeyFor(model.baseUrl) ?? '' };
 }
 
 interface Active {
@@ -87,7 +99,7 @@ export class ExperimentService {
     return null;
   }
 
-  private launch(id: string, folder: ExperimentFolder, o: { jobs: number; maxCostUsd: number | null; maxCalls: number | null }, apiKey: string | null): void {
+  private launch(id: string, folder: ExperimentFolder, o: { jobs: number; maxCostUsd: number | null; maxCalls: number | null }): void {
     const stop = new AbortController();
     const active: Active = { id, stop, progress: null, done: Promise.resolve() };
     this.active = active;
@@ -95,7 +107,7 @@ export class ExperimentService {
       jobs: o.jobs,
       caps: { maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls },
       signal: stop.signal,
-      workerEnv: apiKey ? { OPENAI_API_KEY: apiKey } : undefined,
+      workerEnv: workerKeyEnv(this.endpoint, { baseUrl: folder.manifest.spec.model.baseUrl, scripted: folder.manifest.model.scripted }),
       onProgress: (p) => {
         active.progress = p;
         this.broadcast({ type: 'experiment/progressed', experimentId: id, progress: p });
@@ -118,21 +130,21 @@ export class ExperimentService {
     let prepared;
     try {
       const name = p.spec.name ?? `exp-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
-      prepared = prepareExperiment({ ...spec, name }, join(this.root, name), { ...this.endpoint.prices() });
+      prepared = prepareExperiment({ ...spec, name }, join(this.root, name), { ...this.endpoint.prices() }, p.model === 'endpoint' ? this.endpoint.apiKeyFor(ep.baseUrl) : null);
     } catch (err) {
       if (err instanceof SpecError || err instanceof ExperimentFormatError || (err instanceof Error && /OPENAI_API_KEY/.test(err.message))) throw new RpcError('invalid-argument', err.message);
       throw err;
     }
     const id = prepared.folder.dir.split(/[\\/]/).pop()!;
-    this.launch(id, prepared.folder, { jobs: p.jobs ?? 1, maxCostUsd: p.maxCostUsd ?? null, maxCalls: p.maxCalls ?? null }, p.model === 'endpoint' ? ep.apiKey : null);
+    this.launch(id, prepared.folder, { jobs: p.jobs ?? 1, maxCostUsd: p.maxCostUsd ?? null, maxCalls: p.maxCalls ?? null });
     return { experimentId: id, planned: prepared.planned, resumed: !prepared.created };
   }
 
   resume(id: string, jobs: number): void {
     if (this.active) throw new RpcError('busy', `experiment ${this.active.id} is running; stop it first`);
     const folder = this.open(id);
-    const ep = this.endpoint.endpoint();
-    this.launch(id, folder, { jobs, maxCostUsd: null, maxCalls: null }, folder.manifest.model.scripted ? null : ep.apiKey);
+    // The experiment's own endpoint: the settings may point elsewhere by now, with another host's key.
+    this.launch(id, folder, { jobs, maxCostUsd: null, maxCalls: null });
   }
 
   stop(id: string): void {

@@ -53,10 +53,11 @@ export interface PreparedExperiment {
  * Opens `dir` if it holds this very spec, creates it if it holds nothing; a folder with another
  * spec is refused (a resume must not change what is being measured).
  */
-export function prepareExperiment(specIn: ExperimentSpecInput, dir: string, prices: PriceTable = DEFAULT_PRICES): PreparedExperiment {
+export function prepareExperiment(specIn: ExperimentSpecInput, dir: string, prices: PriceTable = DEFAULT_PRICES, apiKey: string | null = null): PreparedExperiment {
   const spec = parseSpec(specIn);
   const planned = expandSpec(spec).length;
-  const model = createModel({ name: spec.model.name, baseUrl: spec.model.baseUrl, agentNoise: spec.model.agentNoise, agentSeed: spec.model.agentSeed });
+  // Built for its description only (nothing is sent); the studio passes its bound key, the CLI has OPENAI_API_KEY.
+  const model = createModel({ name: spec.model.name, baseUrl: spec.model.baseUrl, apiKey: apiKey ?? undefined, agentNoise: spec.model.agentNoise, agentSeed: spec.model.agentSeed });
   const hash = specHash(spec);
   // An offline agent costs nothing; without an entry its episodes would read "cost unknown".
   if (model.info.scripted && !priceFor(model.info.name, prices)) prices = { ...prices, [model.info.name]: { inputPerMTokUsd: 0, cachedInputPerMTokUsd: 0, outputPerMTokUsd: 0 } };

@@ -1,0 +1,30 @@
+/**
+ * Issue 16, finding 3, for the studio's experiments: an experiment recorded against one endpoint is
+ * resumed after the settings moved to another host with its own key. Its workers must get the key
+ * bound to the experiment's own origin (here: none), never the new host's, nor an inherited
+ * OPENAI_API_KEY meant for a third origin.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigStore } from '../studio/config';
+import { workerKeyEnv } from './service';
+
+describe('workerKeyEnv', () => {
+  it('gives the key bound to the experiment’s own origin, and masks any other', () => {
+    const config = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'rc-expkey-')), 'config.json'));
+    const source = { apiKeyFor: (baseUrl: string | null) => config.apiKeyFor(baseUrl ?? '', { OPENAI_API_KEY: 'sk-env-for-openai' }) };
+    const recordedFor = { baseUrl: 'http://127.0.0.1:4001/v1', scripted: false };
+    config.update({ baseUrl: recordedFor.baseUrl, model: 'm', apiKey: 'sk-first-host' });
+    expect(workerKeyEnv(source, recordedFor)).toEqual({ OPENAI_API_KEY: 'sk-first-host' });
+    // The settings now point at another host, with that host's key.
+    config.update({ baseUrl: 'http://127.0.0.1:4002/v1', apiKey: 'sk-second-host' });
+    expect(workerKeyEnv(source, recordedFor)).toEqual({ OPENAI_API_KEY: '' });
+    expect(workerKeyEnv(source, { baseUrl: 'http://127.0.0.1:4002/v1', scripted: false })).toEqual({ OPENAI_API_KEY: 'sk-second-host' });
+    // No base URL recorded: OpenAI's origin, where only the environment's key belongs.
+    expect(workerKeyEnv(source, { baseUrl: null, scripted: false })).toEqual({ OPENAI_API_KEY: 'sk-env-for-openai' });
+    // An offline agent gets no key at all.
+    expect(workerKeyEnv(source, { baseUrl: null, scripted: true })).toEqual({ OPENAI_API_KEY: '' });
+  });
+});
