@@ -31,8 +31,11 @@ export async function openQueuedRun(folder: ExperimentFolder, url: string, o: { 
     if (err instanceof QueueUrlError) throw new UsageError(err.message);
     throw err;
   }
+  const shown = parseQueueUrl(url).url;
+  const workers = await runner.workersConnected();
+  process.stderr.write(workers ? `robocell experiment: ${workers} worker(s) connected to ${shown}\n` : `robocell experiment: no worker is connected to ${shown} yet; the jobs wait for one: start \`robocell worker --queue ${shown} --experiments DIR\` on the machines that share this folder\n`);
   return {
-    url: parseQueueUrl(url).url,
+    url: shown,
     options: { runner: (gate) => runner.attach(gate), maxAttempts: 1 },
     progress: (p) => ({ ...p, running: runner.running }),
   };

@@ -25,6 +25,11 @@ export interface ConnectionFields {
   enableOfflineQueue: boolean;
 }
 
+/** Redis does not answer at a well-formed URL (not a usage error: the command was right). */
+export class QueueConnectError extends Error {
+  override name = 'QueueConnectError';
+}
+
 export interface QueueAddress {
   url: string;
   options: ConnectionFields;
@@ -68,7 +73,7 @@ export async function connectRedis(addr: QueueAddress, timeoutMs = 5000): Promis
     await r.ping();
   } catch (err) {
     r.disconnect();
-    throw new QueueUrlError(`cannot reach Redis at ${addr.url}: ${(err as Error).message}. Start one (redis-server --port ${addr.options.port}) or give the right --queue`);
+    throw new QueueConnectError(`cannot reach Redis at ${addr.url}: ${(err as Error).message.replace(/\.+$/, '')}. Start one (redis-server --port ${addr.options.port}) or give the right --queue`);
   }
   return r;
 }

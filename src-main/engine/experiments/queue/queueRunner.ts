@@ -91,6 +91,11 @@ export class QueueRunner implements EpisodeRunner {
     return this;
   }
 
+  /** Workers connected to the queue now (a run with none waits for the first). */
+  async workersConnected(): Promise<number> {
+    return (await this.queue.getWorkers()).length;
+  }
+
   get running(): number {
     return this.active.size;
   }
