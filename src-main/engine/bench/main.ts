@@ -25,7 +25,13 @@ const only = process.argv.slice(2);
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
   console.log(`\n## ${suite.name}`);
-  await suite.run();
+  try {
+    await suite.run();
+  } catch (err) {
+    // one broken suite must not hide the others' figures
+    process.exitCode = 1;
+    console.log(`  suite ${suite.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  }
 }
 if (suites.length === 0) console.log('no benchmark suites registered yet');
 printTargetSummary();
