@@ -10,7 +10,8 @@ import { quantileSorted } from './stats';
 export const ARM_COLORS: Record<Arm, string> = { tools: '#3b82f6', code: '#e0902a' };
 const W = 560;
 const H = 300;
-const M = { left: 64, right: 16, top: 36, bottom: 44 };
+// The top margin holds the title and, below it, the legend: a legend inside the plot covered the data.
+const M = { left: 64, right: 16, top: 50, bottom: 44 };
 
 export function escapeXml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -21,6 +22,11 @@ function niceMax(v: number): number {
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
   return 10 * p;
+}
+
+/** A maximum for a count axis whose four tick steps are whole numbers (no "1.25 episodes"). */
+function countMax(v: number): number {
+  return 4 * (v <= 40 ? Math.max(1, Math.ceil(v / 4)) : niceMax(v / 4));
 }
 
 const trim = (s: string): string => s.replace(/\.0+$/, '');
@@ -53,12 +59,15 @@ function frame(title: string, xLabel: string, yLabel: string, xMax: number, yMax
   return { x, y, parts };
 }
 
+/** One row under the title, right-aligned, outside the plot area (widths estimated at 6.5 px a character). */
 function legend(parts: string[], entries: Array<[string, string]>): void {
-  entries.forEach(([label, color], i) => {
-    const lx = W - M.right - 150;
-    const ly = M.top + 8 + i * 16;
-    parts.push(`<rect x="${lx}" y="${ly - 8}" width="10" height="10" fill="${color}"/>`, `<text x="${lx + 14}" y="${ly + 1}" font-size="11">${escapeXml(label)}</text>`);
-  });
+  const ly = M.top - 14;
+  let lx = W - M.right;
+  for (const [label, color] of [...entries].reverse()) {
+    lx -= 14 + label.length * 6.5;
+    parts.push(`<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${color}"/>`, `<text x="${lx + 14}" y="${ly}" font-size="11">${escapeXml(label)}</text>`);
+    lx -= 14;
+  }
 }
 
 function svg(id: string, parts: string[], note: string | null): string {
@@ -113,7 +122,7 @@ export function callsHistogramPlot(eps: EpisodesByArm): string {
   };
   const ct = counts('tools');
   const cc = counts('code');
-  const yMax = niceMax(Math.max(1, ...ct, ...cc));
+  const yMax = countMax(Math.max(1, ...ct, ...cc));
   const f = frame('Model calls per episode', 'model calls', 'episodes', maxCalls + 1, yMax, ticks(maxCalls));
   const bw = Math.max(1, (f.x(1) - f.x(0)) / 2 - 1);
   for (let k = 1; k <= maxCalls; k++) {
@@ -140,7 +149,11 @@ export function successByFamilyPlot(r: Pick<ExperimentReport, 'byFamily'>): stri
       const x0 = cx - bw + j * bw;
       f.parts.push(`<rect x="${x0}" y="${f.y(s.rate)}" width="${bw - 2}" height="${f.y(0) - f.y(s.rate)}" fill="${ARM_COLORS[arm]}"><title>${arm}: ${s.solved}/${s.n}</title></rect>`);
       const mx = x0 + (bw - 2) / 2;
-      f.parts.push(`<line x1="${mx}" x2="${mx}" y1="${f.y(s.ci95[0])}" y2="${f.y(s.ci95[1])}" stroke="#111" stroke-width="1.2"/>`);
+      const cap = Math.min(6, bw / 4);
+      f.parts.push(
+        `<line x1="${mx}" x2="${mx}" y1="${f.y(s.ci95[0])}" y2="${f.y(s.ci95[1])}" stroke="#111" stroke-width="1.2"/>`,
+        ...s.ci95.map((v) => `<line x1="${mx - cap}" x2="${mx + cap}" y1="${f.y(v)}" y2="${f.y(v)}" stroke="#111" stroke-width="1.2"/>`),
+      );
     });
   });
   legend(f.parts, [['tools', ARM_COLORS.tools], ['code', ARM_COLORS.code]]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCompareReport } from './compare';
-import { reportPlots } from './plots';
+import { callsHistogramPlot, reportPlots, successByFamilyPlot } from './plots';
 import { buildExperimentReport, episodesByArm, pairRecords } from './report';
 import { EXPERIMENT_SCHEMA_VERSION, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
 
@@ -109,6 +109,22 @@ describe('buildExperimentReport', () => {
     }
     expect(plots['cumulative-tokens']).toMatch(/<polyline/);
     expect(plots['success-by-family']).toContain('fam-a');
+  });
+});
+
+describe('plots a researcher reads', () => {
+  const ep = (calls: number) => ({ episodeId: 'e', success: true, ending: null, llmCalls: calls, inputTokens: 1, outputTokens: 1, imageTokens: 0, costUsd: 0, wallMs: 1, callInputTokens: [1] });
+  it('counts episodes in whole numbers on the calls axis', () => {
+    const svg = callsHistogramPlot({ tools: [ep(3), ep(3), ep(3), ep(3), ep(3)], code: [ep(1)] });
+    const yTicks = [...svg.matchAll(/text-anchor="end" font-size="10" fill="#555">([^<]+)</g)].map((m) => m[1]);
+    expect(yTicks).toEqual(['0', '2', '4', '6', '8']);
+  });
+  it('keeps the legend above the plot area, where bars at 100% cannot hide it', () => {
+    const svg = successByFamilyPlot({ byFamily: buildExperimentReport({ manifest, planned, records }).byFamily });
+    const plotTop = Math.min(...[...svg.matchAll(/<line x1="64" x2="\d+" y1="([\d.]+)"/g)].map((m) => Number(m[1])));
+    const legendYs = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="10" height="10"/g)].map((m) => Number(m[1]));
+    expect(legendYs).toHaveLength(2);
+    for (const y of legendYs) expect(y + 10).toBeLessThanOrEqual(plotTop);
   });
 });
 
