@@ -111,8 +111,10 @@ describe('heuristic agent: reactions, from the conversation alone', () => {
       const w = world({ cube: null });
       const { last } = episode(w, code);
       expect(last).toMatchObject({ finish: { status: 'failure' } });
-      expect('finish' in last && last.finish.summary).toMatch(/red cube/);
+      expect('finish' in last && last.finish.summary).toMatch(/looked for the red cube and the scene has none/);
       expect(w.calls).not.toContain('grasp');
+      // One look, one try, a second look that confirms it: then it stops.
+      expect(w.calls.filter((c) => c === 'state')).toHaveLength(2);
     });
   }
 

@@ -57,6 +57,8 @@ const STOP = new Set(['the', 'a', 'an']);
 /** Names of the scene objects a query's words all describe (colour, kind, name words). */
 export function resolve(scene: Scene, query: string): string[] {
   const q = query.toLowerCase().split(/\s+/).filter((w) => w && !STOP.has(w));
+  const exact = scene.objects.filter((o) => o.name.toLowerCase() === query.trim().toLowerCase());
+  if (exact.length) return exact.map((o) => o.name);
   return scene.objects
     .filter((o) => {
       const hay = new Set([o.kind, o.colour, ...o.name.toLowerCase().split(/[_\s-]+/)]);
@@ -102,6 +104,8 @@ interface Memory {
   placedInDrawer: boolean;
   /** The arms' poses at the first look: where to park them. */
   home: Map<string, [number, number, number]>;
+  /** Queries `find` answered with nothing. */
+  notFound: Set<string>;
 }
 
 function remember(mem: Memory, r: PhaseResult): void {
@@ -111,6 +115,9 @@ function remember(mem: Memory, r: PhaseResult): void {
     if (typeof e.after === 'number') mem.drawerOutM = e.after;
     if (e.inDrawer === true) mem.placedInDrawer = true;
   }
+  // "red cube not found", as a cell's error line ("Error: Error: … (line 9)") or the program's own.
+  const missing = /^(?:\w*Error: )*(.+?) not found\b/.exec(r.error ?? '');
+  if (missing) mem.notFound.add(missing[1]);
 }
 
 /** Frees every hand that holds something the plan does not expect to hold. */
@@ -164,9 +171,9 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
     if (steps.length === 0) return { program: null, impossible: 'there is nothing in the scene the instruction asks me to move' };
     const todo = steps.map((s, i) => ({ ...s, i, object: nameFor(s.object), target: nameFor(s.target) })).filter((s) => !looksPlaced(scene, s.object, s.target, surfaceOf(s.target, scene)));
     if (todo.length === 0) return { program: null };
-    for (const missing of todo.flatMap((s) => [s.object, s.target]).filter((q) => !scene.objects.some((o) => o.name === q))) {
-      // A query that names nothing the scene lists by colour and kind may still match a description (find decides).
-      if (resolve(scene, nounOf(missing)).length === 0 && !['cube', 'bowl', 'plate', 'square'].includes(nounOf(missing))) return { program: null, impossible: `I see no ${missing} in the scene` };
+    for (const q of todo.flatMap((s) => [s.object, s.target])) {
+      // `find` already came back empty for it, and the scene lists nothing of that colour and kind: it is not there.
+      if (mem.notFound.has(q) && resolve(scene, q).length === 0) return { program: null, impossible: `I looked for the ${q} and the scene has none` };
     }
     freeHands(p, scene, multiArm);
     const sharedTarget = new Set(steps.map((s) => s.target)).size === 1 && steps.length > 1;
@@ -276,7 +283,7 @@ function settleProgram(scene: Scene): Program {
 export function* heuristicProcedure(instruction: string, noise: Noise): Procedure {
   const goal = parseInstruction(instruction);
   if (!goal) return { status: 'failure', summary: `I do not understand the instruction "${instruction}".` };
-  const mem: Memory = { names: new Map(), drawerOpenedM: null, drawerOutM: null, placedInDrawer: false, home: new Map() };
+  const mem: Memory = { names: new Map(), drawerOpenedM: null, drawerOutM: null, placedInDrawer: false, home: new Map(), notFound: new Set() };
   let lastError = '';
   let settled = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
