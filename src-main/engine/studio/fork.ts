@@ -37,10 +37,12 @@ export class ReplayModel implements Model {
     private readonly editedArguments: string,
     private readonly next: Model | null,
     parentId: string,
+    /** The parent's model: the replayed replies carry its usage, so they are priced as its calls were. */
+    parentModel: ModelInfo,
   ) {
     const after = next ? `, then ${next.info.label}` : '';
     this.info = {
-      name: next?.info.name ?? 'replay',
+      name: next?.info.name ?? parentModel.name,
       label: `replay of ${parentId} with action edited${after}`,
       scripted: next ? next.info.scripted : true,
       baseUrl: next?.info.baseUrl ?? null,
@@ -98,7 +100,7 @@ export class Forks {
       }
     }
     const next = req.continueWithModel ? this.runs.createModel(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
-    const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id);
+    const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id, parent.meta.model);
     const recorded = new Map<number, string>();
     let reachedEdit: () => void = () => undefined;
     const editDone = new Promise<void>((r) => (reachedEdit = r));
