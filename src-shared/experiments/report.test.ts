@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCompareReport } from './compare';
 import { callsHistogramPlot, reportPlots, successByFamilyPlot } from './plots';
 import { buildExperimentReport, episodesByArm, pairRecords } from './report';
-import { EXPERIMENT_SCHEMA_VERSION, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
+import { EXPERIMENT_SCHEMA_VERSION, failureEnding, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
 
 const manifest: ExperimentManifest = {
   schemaVersion: EXPERIMENT_SCHEMA_VERSION,
@@ -109,6 +109,22 @@ describe('buildExperimentReport', () => {
     }
     expect(plots['cumulative-tokens']).toMatch(/<polyline/);
     expect(plots['success-by-family']).toContain('fam-a');
+  });
+});
+
+describe('failureEnding', () => {
+  it.each([
+    ['budget-calls', false, 'budget'],
+    ['budget-wall', false, 'budget'],
+    ['budget-steps', true, 'sandbox-error'],
+    ['model-finished', false, 'wrong-finish'],
+    ['success', false, 'wrong-finish'],
+    ['model-error', false, 'model-error'],
+    ['stopped', false, 'stopped'],
+    ['error', false, 'engine-error'],
+  ] as const)('a failed %s (sandbox error %s) ended by %s', (finish, sandboxError, ending) => {
+    expect(failureEnding({ success: false, finish, sandboxError })).toBe(ending);
+    expect(failureEnding({ success: true, finish, sandboxError })).toBeNull();
   });
 });
 

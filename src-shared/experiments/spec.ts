@@ -4,6 +4,7 @@
  * what the engine writes.
  */
 import { z } from 'zod';
+import { outcomeOfFinish } from '../episode/outcome';
 import { AgentSettings, Arm, FinishKind, ModelInfo, Totals } from '../episode/schema';
 import { PriceTable } from '../tokens/prices';
 
@@ -128,19 +129,17 @@ export const FAILURE_ENDINGS: readonly FailureEnding[] = ['budget', 'wrong-finis
 
 export function failureEnding(r: Pick<ResultRecord, 'success' | 'finish' | 'sandboxError'>): FailureEnding | null {
   if (r.success) return null;
-  switch (r.finish) {
-    case 'budget-calls':
-    case 'budget-wall':
-    case 'budget-steps':
+  // The studio's outcome of the finish, in the report's words (one classification of finishes).
+  switch (outcomeOfFinish(r.finish)) {
+    case 'budget-spent':
       return r.sandboxError ? 'sandbox-error' : 'budget';
-    case 'model-finished':
-    case 'success':
+    case 'task-failure':
       return 'wrong-finish';
     case 'model-error':
       return 'model-error';
     case 'stopped':
       return 'stopped';
-    case 'error':
+    default:
       return 'engine-error';
   }
 }
