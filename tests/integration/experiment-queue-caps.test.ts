@@ -5,42 +5,20 @@
  * one worker gets holds every worker back for its Retry-After. The dashboard serves bull-board on
  * 127.0.0.1 with no request off the machine.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { startTestServer } from '../../src-main/engine/agent/testServer';
-import { packageRoot } from '../../src-main/engine/paths';
+import { buildCli, cli, killStarted, resultLines, startCli, until } from './helpers/queueCli';
 import { startRedis, type RedisServer } from './helpers/redisServer';
 
 const root = mkdtempSync(join(tmpdir(), 'robocell-expq-caps-'));
-const env = { ...process.env, ROBOCELL_MUJOCO_QUIET: '1', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const cli = (args: string[]) => spawnSync(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), encoding: 'utf8', env, timeout: 240_000 });
 const SPEC = ['--tasks', 'pp-cube-in-bowl,st-two-cubes', '--seeds', '0', '--arms', 'tools,code', '--cameras', 'none'];
 let redis: RedisServer;
-const children = new Set<ChildProcess>();
-
-function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; log(): string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let log = '';
-  child.stdout!.on('data', (d) => (log += d.toString()));
-  child.stderr!.on('data', (d) => (log += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
-  return { child, log: () => log, exited };
-}
-
-async function until(what: string, f: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!f()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const results = (dir: string) => (existsSync(join(dir, 'results.jsonl')) ? readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { key: unknown }) : []);
+const start = startCli;
+const results = resultLines;
 
 function status(dir: string) {
   const r = cli(['experiment', 'status', dir, '--json']);
@@ -49,12 +27,11 @@ function status(dir: string) {
 }
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: packageRoot(), encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+  buildCli();
   redis = await startRedis();
 });
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  killStarted();
   await redis?.stop();
   rmSync(root, { recursive: true, force: true });
 });

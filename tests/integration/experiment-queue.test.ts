@@ -5,7 +5,6 @@
  * report equals a local run's. A worker refuses an experiment of other versions (and says why);
  * enqueuing a spec twice adds no job; a job that fails three times is failed in the report.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,46 +16,14 @@ import { EPISODE_QUEUE, PREFIX } from '../../src-main/engine/experiments/queue/c
 import { addEpisodeJobs } from '../../src-main/engine/experiments/queue/queueRunner';
 import { expandSpec } from '../../src-main/engine/experiments/expand';
 import { defaultOfflineModel, prepareExperiment } from '../../src-main/engine/experiments/setup';
-import { packageRoot } from '../../src-main/engine/paths';
+import { buildCli, cli, killStarted, resultLines, startCli, until } from './helpers/queueCli';
 import { startRedis, type RedisServer } from './helpers/redisServer';
 
 const root = mkdtempSync(join(tmpdir(), 'robocell-expq-'));
-const env = { ...process.env, ROBOCELL_MUJOCO_QUIET: '1', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const cli = (args: string[]) => spawnSync(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), encoding: 'utf8', env, timeout: 240_000 });
 // Two families × two seeds × both arms: 8 offline episodes, no images.
 const SPEC = ['--tasks', 'pp-cube-in-bowl,st-two-cubes', '--seeds', '0-1', '--arms', 'tools,code', '--cameras', 'none'];
 let redis: RedisServer;
-const children = new Set<ChildProcess>();
-
-interface Worker {
-  child: ChildProcess;
-  log(): string;
-  exited: Promise<void>;
-}
-
-function startWorker(args: string[]): Worker {
-  const child = spawn(process.execPath, ['bin/robocell.mjs', 'worker', '--queue', redis.url, ...args], { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let log = '';
-  child.stdout!.on('data', (d) => (log += d.toString()));
-  child.stderr!.on('data', (d) => (log += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => children.delete(child));
-  return { child, log: () => log, exited };
-}
-
-async function until(what: string, f: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!f()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function resultLines(dir: string): Array<{ key: { taskId: string; seed: number; arm: string } }> {
-  const p = join(dir, 'results.jsonl');
-  return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)) : [];
-}
+const startWorker = (args: string[]) => startCli(['worker', '--queue', redis.url, ...args]);
 
 /** The --json report without identity and timing (as the local resume test compares them). */
 function report(dir: string): unknown {
@@ -75,12 +42,11 @@ function status(dir: string, queueUrl?: string): { done: number; queue: { queued
 }
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: packageRoot(), encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+  buildCli();
   redis = await startRedis();
 });
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  killStarted();
   await redis?.stop();
   rmSync(root, { recursive: true, force: true });
 });
@@ -99,13 +65,7 @@ describe('experiments on a Redis queue', () => {
     const b = startWorker(['--name', 'worker-b', ...tuning]);
     await until('both workers to start', () => /Ctrl-C to leave/.test(a.log()) && /Ctrl-C to leave/.test(b.log()), 60_000);
 
-    const coord = spawn(process.execPath, ['bin/robocell.mjs', 'experiment', 'run', ...SPEC, '--out', queued, '--queue', redis.url, '--json'], { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(coord);
-    let out = '';
-    let err = '';
-    coord.stdout.on('data', (d) => (out += d.toString()));
-    coord.stderr.on('data', (d) => (err += d.toString()));
-    const coordExit = new Promise<number | null>((resolve) => coord.once('exit', (code) => resolve(code)));
+    const coord = startCli(['experiment', 'run', ...SPEC, '--out', queued, '--queue', redis.url, '--json']);
 
     // Mid-episode: worker A's stage holds an episode folder being written, its key not recorded.
     let killedStage = '';
@@ -126,9 +86,9 @@ describe('experiments on a Redis queue', () => {
     a.child.kill('SIGKILL');
     await a.exited;
 
-    const code = await coordExit;
-    expect(code, `${err}\n--- worker B:\n${b.log()}`).toBe(0);
-    const lines = out.trim().split('\n').map((x) => JSON.parse(x) as { keyId: string; done: number; planned: number });
+    const code = await coord.exited;
+    expect(code, `${coord.log()}\n--- worker B:\n${b.log()}`).toBe(0);
+    const lines = coord.stdout().trim().split('\n').map((x) => JSON.parse(x) as { keyId: string; done: number; planned: number });
     expect(lines.at(-1)).toMatchObject({ done: 8, planned: 8 });
     expect(recordedAtKill).toBeLessThan(8);
 
