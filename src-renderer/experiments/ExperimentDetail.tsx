@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd } from '../../src-shared/experiments/format';
+import { METRIC_LABEL, ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd } from '../../src-shared/experiments/format';
 import { RATIO_METRICS } from '../../src-shared/experiments/paired';
 import { FAILURE_ENDINGS } from '../../src-shared/experiments/spec';
 import type { ExperimentListItem, ExperimentPair, ExperimentProgress, ResultOf } from '../../src-shared/protocol';
@@ -82,12 +82,12 @@ export function ExperimentDetail({ item, progress, reloadKey }: { item: Experime
               ))}
             </tbody>
           </table>
-          <p data-testid="exp-paired">Code − tools: <b>{signedPct(r.paired.diff)}</b> {ci(r.paired.diffCi95, signedPct)} · discordant {r.paired.discordant} (code only {r.paired.codeOnly}, tools only {r.paired.toolsOnly}) · McNemar exact p = <b>{pValue(r.paired.mcnemarP)}</b>{r.unpaired.length ? ` · ${r.unpaired.length} unpaired left out` : ''}</p>
+          <p data-testid="exp-paired">Code − tools: <b>{signedPct(r.paired.diff)}</b>, 95% CI {ci(r.paired.diffCi95, signedPct)} · discordant {r.paired.discordant} (code only {r.paired.codeOnly}, tools only {r.paired.toolsOnly}) · McNemar exact p = <b>{pValue(r.paired.mcnemarP)}</b>{r.unpaired.length ? ` · ${r.unpaired.length} unpaired left out` : ''}</p>
           <table className="exp-table">
-            <thead><tr><th>both solved (n = {r.bothSolved.n})</th><th>ratio of totals</th><th>95% CI</th><th>mean ratio</th><th>95% CI</th></tr></thead>
+            <thead><tr><th>both solved (n = {r.bothSolved.n})</th><th>ratio of totals (code ÷ tools)</th><th>95% CI</th><th>mean per-instance ratio</th><th>95% CI</th></tr></thead>
             <tbody>
               {RATIO_METRICS.map((m) => (
-                <tr key={m}><td>{m}</td><td>{ratio(r.bothSolved.ratios[m].ratioOfTotals)}</td><td>{ratioCi(r.bothSolved.ratios[m].ci95)}</td><td>{ratio(r.bothSolved.ratios[m].meanRatio)}</td><td>{ratioCi(r.bothSolved.ratios[m].meanRatioCi95)}</td></tr>
+                <tr key={m}><td>{METRIC_LABEL[m]}</td><td>{ratio(r.bothSolved.ratios[m].ratioOfTotals)}</td><td>{ratioCi(r.bothSolved.ratios[m].ci95)}</td><td>{ratio(r.bothSolved.ratios[m].meanRatio)}</td><td>{ratioCi(r.bothSolved.ratios[m].meanRatioCi95)}</td></tr>
               ))}
             </tbody>
           </table>

@@ -1,4 +1,5 @@
 /** Number formats shared by the terminal report, the HTML report and the studio. */
+import type { RatioMetric } from './paired';
 import type { Interval } from './stats';
 
 export const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
@@ -17,3 +18,6 @@ export function duration(sec: number | null): string {
 }
 
 export const tokens = (v: number | null): string => (v === null ? '—' : v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${(v / 1e3).toFixed(1)}k` : String(Math.round(v)));
+
+/** The both-solved metrics in words, as every report view labels them. */
+export const METRIC_LABEL: Record<RatioMetric, string> = { llmCalls: 'model calls', inputTokens: 'input tokens', outputTokens: 'output tokens', imageTokens: 'image tokens', costUsd: 'cost (USD)' };

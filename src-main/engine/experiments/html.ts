@@ -2,7 +2,7 @@
  * The report as one self-contained HTML file: inline CSS and SVG plots, no script, and a
  * Content-Security-Policy that forbids every fetch, so it opens offline and nothing leaves the page.
  */
-import { ci, duration, escapeXml, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, RATIO_METRICS, type ExperimentReport, type GroupRow, type ReportPlots } from '../../../src-shared/experiments';
+import { ci, duration, escapeXml, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, type ExperimentReport, type GroupRow, type ReportPlots } from '../../../src-shared/experiments';
 
 const esc = escapeXml;
 
@@ -26,8 +26,6 @@ function groupTable(rows: GroupRow[], what: string): string {
     rows.map((r) => [esc(r.group), String(r.n), String(r.a.solved), `${pct(r.a.rate)} ${ci(r.a.ci95)}`, String(r.b.solved), `${pct(r.b.rate)} ${ci(r.b.ci95)}`, signedPct(r.diff), pValue(r.mcnemarP), String(r.bothSolved), ratio(r.callsRatio), ratio(r.inputTokensRatio)]),
   );
 }
-
-const METRIC_LABEL: Record<(typeof RATIO_METRICS)[number], string> = { llmCalls: 'model calls', inputTokens: 'input tokens', outputTokens: 'output tokens', imageTokens: 'image tokens', costUsd: 'cost (USD)' };
 
 export function reportHtml(r: ExperimentReport, plots: ReportPlots, title?: string): string {
   const e = r.experiment;

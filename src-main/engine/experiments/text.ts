@@ -1,6 +1,6 @@
 /** The report and the progress line as terminal text. */
 import type { Arm } from '../../../src-shared/episode';
-import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, RATIO_METRICS, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
+import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
 import type { ExperimentProgress } from './coordinator';
 
 export function progressLine(p: ExperimentProgress): string {
@@ -15,11 +15,11 @@ function pairedLines(s: PairedStats, a: string, b: string): string[] {
     `  ${a.padEnd(10)} ${s.sides.a.success.solved}/${s.sides.a.success.n} = ${pct(s.sides.a.success.rate)} ${ci(s.sides.a.success.ci95)}`,
     `  ${b.padEnd(10)} ${s.sides.b.success.solved}/${s.sides.b.success.n} = ${pct(s.sides.b.success.rate)} ${ci(s.sides.b.success.ci95)}`,
     `  difference (${b} − ${a}) ${signedPct(s.paired.diff)} ${ci(s.paired.diffCi95, signedPct)}; discordant ${s.paired.discordant} (only ${a} ${s.paired.onlyA}, only ${b} ${s.paired.onlyB}); McNemar exact p = ${pValue(s.paired.mcnemarP)}`,
-    `  both solved: ${s.bothSolved.n}`,
+    `  both solved: ${s.bothSolved.n} (ratios ${b} ÷ ${a}; 95% bootstrap intervals by task)`,
   ];
   for (const m of RATIO_METRICS) {
     const r = s.bothSolved.ratios[m];
-    lines.push(`    ${m.padEnd(13)} ratio of totals ${ratio(r.ratioOfTotals)} ${ratioCi(r.ci95)} · mean ratio ${ratio(r.meanRatio)} ${ratioCi(r.meanRatioCi95)}`);
+    lines.push(`    ${METRIC_LABEL[m].padEnd(13)} ratio of totals ${ratio(r.ratioOfTotals)} ${ratioCi(r.ci95)} · mean ratio ${ratio(r.meanRatio)} ${ratioCi(r.meanRatioCi95)}`);
   }
   return lines;
 }
