@@ -3,6 +3,8 @@ import { monaco } from './monaco';
 export interface CellEditorOptions {
   code: string;
   readOnly: boolean;
+  /** Monaco's language id for the cell. Default 'javascript'. */
+  language?: 'javascript' | 'python';
   /** 1-based line in the cell that failed, marked in the gutter and underlined. */
   errorLine?: number | null;
   errorMessage?: string | null;
@@ -23,7 +25,7 @@ export class CellEditor {
   private onRun: (() => void) | undefined;
 
   constructor(container: HTMLElement, opts: CellEditorOptions) {
-    this.model = monaco.editor.createModel(opts.code, 'javascript');
+    this.model = monaco.editor.createModel(opts.code, opts.language ?? 'javascript');
     this.editor = monaco.editor.create(container, {
       model: this.model,
       theme: 'robocell-dark',
@@ -36,7 +38,7 @@ export class CellEditor {
       automaticLayout: true,
       renderLineHighlight: opts.readOnly ? 'none' : 'line',
       scrollbar: { alwaysConsumeMouseWheel: false },
-      tabSize: 2,
+      tabSize: opts.language === 'python' ? 4 : 2,
     });
     this.decorations = this.editor.createDecorationsCollection();
     this.onRun = opts.onRun;

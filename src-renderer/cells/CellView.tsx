@@ -4,8 +4,9 @@ import { CellEditor } from './CellEditor';
 const LINE_PX = 18;
 
 /** React mount point for one CellEditor; the editor lives as long as the component. */
-export function CellView({ code, readOnly, errorLine, errorMessage, onChange, onRun }: {
+export function CellView({ code, language, readOnly, errorLine, errorMessage, onChange, onRun }: {
   code: string;
+  language?: 'javascript' | 'python';
   readOnly: boolean;
   errorLine?: number | null;
   errorMessage?: string | null;
@@ -18,7 +19,7 @@ export function CellView({ code, readOnly, errorLine, errorMessage, onChange, on
   onChangeRef.current = onChange;
 
   useEffect(() => {
-    const e = new CellEditor(host.current as HTMLDivElement, { code, readOnly, errorLine, errorMessage, onChange: (c) => onChangeRef.current?.(c), onRun });
+    const e = new CellEditor(host.current as HTMLDivElement, { code, language, readOnly, errorLine, errorMessage, onChange: (c) => onChangeRef.current?.(c), onRun });
     editor.current = e;
     return () => {
       e.dispose();

@@ -97,7 +97,7 @@ function ActionCard({ episodeId, call, action: a, selected, onSelect, fileUrl, o
         )}
       </header>
       {a.kind === 'cell' || editing ? (
-        <CellView code={editing ? draft : original} readOnly={!editing} errorLine={a.cell?.error?.line ?? null} errorMessage={a.cell?.error ? `${a.cell.error.type}: ${a.cell.error.message}` : null} onChange={setDraft} />
+        <CellView code={editing ? draft : original} language={a.kind === 'cell' && a.name === 'python' ? 'python' : 'javascript'} readOnly={!editing} errorLine={a.cell?.error?.line ?? null} errorMessage={a.cell?.error ? `${a.cell.error.type}: ${a.cell.error.message}` : null} onChange={setDraft} />
       ) : (
         <pre className="tool-args">{original}</pre>
       )}

@@ -90,6 +90,14 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
             <option value="tools">tool-calling</option>
           </select>
         </label>
+        {arm === 'code' && settings && (
+          <label>Cells
+            <select value={settings.language} onChange={(e) => setSettings({ ...settings, language: e.target.value as AgentSettings['language'] })} data-testid="run-language">
+              <option value="javascript">JavaScript</option>
+              <option value="python">Python</option>
+            </select>
+          </label>
+        )}
       </div>
       <label>Model
         <select value={model} onChange={(e) => form.set({ model: e.target.value as ModelChoice })} data-testid="run-model" title={model === 'endpoint' ? endpointLabel ?? '' : 'the offline heuristic agent'}>

@@ -10,6 +10,7 @@ import type { PrimitiveRegistry, PrimitiveSpec } from '../primitives/types';
 import type { CellLanguage } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
 import { createEpisodeWorld, type EpisodeWorld } from '../tasks/episode';
+import { benchPythonCells } from './cellsPython';
 import type { BenchSuite } from './main';
 import { reportTarget } from './targets';
 
@@ -32,16 +33,16 @@ async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-/**
- * A cell language the state-call figure is measured for: how to write the loop. (Python joins by
- * adding an entry once its runtime is in createCellRuntime.)
- */
+/** A cell language the state-call figure is measured for: how to write the loop. */
 interface CellLanguageBench {
   language: CellLanguage;
   stateLoop(n: number): string;
 }
 
-const CELL_LANGUAGES: CellLanguageBench[] = [{ language: 'javascript', stateLoop: (n) => `for (let i = 0; i < ${n}; i++) robo.state();` }];
+const CELL_LANGUAGES: CellLanguageBench[] = [
+  { language: 'javascript', stateLoop: (n) => `for (let i = 0; i < ${n}; i++) robo.state();` },
+  { language: 'python', stateLoop: (n) => `for _ in range(${n}):\n    robo.state()` },
+];
 
 async function benchStateCalls(ep: EpisodeWorld, lang: CellLanguageBench): Promise<void> {
   const M = 1000;
@@ -146,5 +147,6 @@ export const cellsSuite: BenchSuite = {
     } finally {
       ep.dispose();
     }
+    await benchPythonCells(benchRegistry);
   },
 };

@@ -1,0 +1,117 @@
+/**
+ * Python cells beside JavaScript cells, measured in the same run: runtime ready time (Pyodide
+ * booted from scratch, from the memory snapshot, from the warm pool), the first cell of a pooled
+ * episode, an empty cell, a `robo` round trip, and the resident memory each runtime adds.
+ * Targets (issue 13): empty cell < 5 ms, round trip < 3× JavaScript's, first pooled cell < 50 ms.
+ */
+import type { CellRuntime } from '../cells/cellRuntime';
+import { createCellRuntime } from '../cells/factory';
+import { closePythonPools, prewarmPython, startSandboxUnpooled } from '../cells/python/pool';
+import type { PrimitiveRegistry } from '../primitives/types';
+import { reportTarget } from './targets';
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (v: number, d = 2) => `${v.toFixed(d)} ms`;
+
+async function timeMs(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export async function benchPythonCells(registry: () => PrimitiveRegistry): Promise<void> {
+  // Ready time. JavaScript: a new isolate + prelude. Python cold: Pyodide booted with no snapshot;
+  // snapshot: restored from the process's memory snapshot (made once, outside the timing); pool: a
+  // sandbox already started, bound to the episode's registry.
+  const jsReady: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    let rt: CellRuntime | null = null;
+    jsReady.push(await timeMs(async () => (rt = await createCellRuntime({ language: 'javascript', registry: registry() }))));
+    await (rt as CellRuntime | null)?.dispose();
+  }
+  // Pooled first: a pool is filled while the researcher sets up the run, so each take starts
+  // after the background work (the refill after the previous take) has settled.
+  const pooled: number[] = [];
+  const firstCell: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await prewarmPython();
+    await new Promise((r) => setTimeout(r, 500));
+    let rt: CellRuntime | null = null;
+    const t0 = performance.now();
+    pooled.push(await timeMs(async () => (rt = await createCellRuntime({ language: 'python', registry: registry() }))));
+    await (rt as unknown as CellRuntime).run('x = 1\nx + 1');
+    firstCell.push(performance.now() - t0);
+    await (rt as unknown as CellRuntime).dispose();
+  }
+  await closePythonPools();
+  const cold = await timeMs(async () => (await startSandboxUnpooled(undefined, false)).dispose());
+  const snap: number[] = [];
+  for (let i = 0; i < 3; i++) snap.push(await timeMs(async () => (await startSandboxUnpooled()).dispose()));
+  const js = median(jsReady);
+  console.log(
+    `Python runtime ready: cold boot ${ms(cold, 0)}, from snapshot ${ms(median(snap), 0)}, from the warm pool ${ms(median(pooled))}  (JavaScript runtime ${ms(js)}; pool/JS ratio ${(median(pooled) / js).toFixed(1)}×, cold/JS ${(cold / js).toFixed(0)}×)`,
+  );
+  console.log(`first cell of a pooled Python episode (runtime ready + first cell): ${ms(median(firstCell))} (target < 50 ms)`);
+  reportTarget({ name: '13 first cell of a pooled Python episode', figure: ms(median(firstCell)), ratio: `${(median(firstCell) / js).toFixed(1)}× a JS runtime start`, target: '< 50 ms', met: median(firstCell) < 50 });
+
+  await prewarmPython();
+  const py = await createCellRuntime({ language: 'python', registry: registry() });
+  const jsr = await createCellRuntime({ language: 'javascript', registry: registry() });
+  try {
+    for (let i = 0; i < 30; i++) {
+      await py.run('');
+      await jsr.run('');
+    }
+    const pyEmpty: number[] = [];
+    const jsEmpty: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      pyEmpty.push(await timeMs(() => py.run('')));
+      jsEmpty.push(await timeMs(() => jsr.run('')));
+    }
+    const pe = median(pyEmpty);
+    const je = median(jsEmpty);
+    console.log(`empty cell: Python ${ms(pe, 3)} (target < 5 ms), JavaScript ${ms(je, 3)}, ratio ${(pe / je).toFixed(1)}×`);
+    reportTarget({ name: '13 empty Python cell', figure: ms(pe, 3), ratio: `${(pe / je).toFixed(1)}× JavaScript`, target: '< 5 ms', met: pe < 5 });
+
+    // Round trip: N noop calls in one cell, less the empty cell, per call; rounds alternate.
+    const N = 2000;
+    const ratios: number[] = [];
+    const pyUs: number[] = [];
+    const jsUs: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      const p = ((await timeMs(() => py.run(`for _ in range(${N}):\n    robo.noop()`))) - pe) / N;
+      const j = ((await timeMs(() => jsr.run(`for (let i = 0; i < ${N}; i++) robo.noop();`))) - je) / N;
+      pyUs.push(p * 1000);
+      jsUs.push(j * 1000);
+      ratios.push(p / j);
+    }
+    const ratio = median(ratios);
+    console.log(`robo round trip (noop): Python ${median(pyUs).toFixed(1)} µs, JavaScript ${median(jsUs).toFixed(1)} µs, ratio ${ratio.toFixed(2)}× (target < 3×)`);
+    reportTarget({ name: '13 robo round trip from Python', figure: `${median(pyUs).toFixed(1)} µs (JS ${median(jsUs).toFixed(1)} µs)`, ratio: `${ratio.toFixed(2)}× JavaScript`, target: '< 3×', met: ratio < 3 });
+    const echo = ((await timeMs(() => py.run(`for i in range(${N}):\n    robo.echo({"xyz": [0.1, 0.2, 0.3], "i": i})`))) - pe) / N;
+    console.log(`robo round trip with arguments and a dict result (echo) from Python: ${(echo * 1000).toFixed(1)} µs`);
+  } finally {
+    await py.dispose();
+    await jsr.dispose();
+  }
+
+  // Resident memory: what each started runtime adds (Python: Pyodide's wasm memory and JS heap).
+  await closePythonPools();
+  const rss = async (language: 'python' | 'javascript', n: number) => {
+    const before = process.memoryUsage().rss;
+    const rts: CellRuntime[] = [];
+    let peak = before;
+    for (let i = 0; i < n; i++) {
+      const rt = await createCellRuntime({ language, registry: registry() });
+      await rt.run(language === 'python' ? 'data = [i * i for i in range(100_000)]\nlen(data)' : 'const data = Array.from({ length: 100000 }, (_, i) => i * i); data.length');
+      rts.push(rt);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    for (const rt of rts) await rt.dispose();
+    return (peak - before) / n / 2 ** 20;
+  };
+  const pyMb = await rss('python', 3);
+  const jsMb = await rss('javascript', 3);
+  console.log(`peak RSS per runtime (after a 100k-element list): Python ${pyMb.toFixed(0)} MiB, JavaScript ${jsMb.toFixed(1)} MiB, ratio ${(pyMb / Math.max(jsMb, 0.1)).toFixed(0)}×`);
+  await closePythonPools();
+}
