@@ -16,6 +16,7 @@ import { EPISODE_QUEUE, PREFIX } from '../../src-main/engine/experiments/queue/c
 import { addEpisodeJobs } from '../../src-main/engine/experiments/queue/queueRunner';
 import { expandSpec } from '../../src-main/engine/experiments/expand';
 import { defaultOfflineModel, prepareExperiment } from '../../src-main/engine/experiments/setup';
+import { packageRoot } from '../../src-main/engine/paths';
 import { buildCli, cli, killStarted, resultLines, startCli, until } from './helpers/queueCli';
 import { startRedis, type RedisServer } from './helpers/redisServer';
 
@@ -52,6 +53,13 @@ afterAll(async () => {
 });
 
 describe('experiments on a Redis queue', () => {
+  it('a local run loads no queue library: BullMQ, ioredis and express live in chunks only the queue commands import', () => {
+    const entry = readFileSync(join(packageRoot(), 'out', 'node', 'cli.mjs'), 'utf8');
+    expect(entry).not.toMatch(/from "(bullmq|ioredis|express|@bull-board\/[a-z]+)"/);
+    const chunks = readdirSync(join(packageRoot(), 'out', 'node', 'chunks')).filter((n) => n.endsWith('.mjs'));
+    expect(chunks.some((n) => /from "bullmq"/.test(readFileSync(join(packageRoot(), 'out', 'node', 'chunks', n), 'utf8')))).toBe(true);
+  });
+
   it('two workers, one killed with kill -9 mid-episode: each key recorded once, the report equal to a local run', async () => {
     const local = join(root, 'local');
     const l = cli(['experiment', 'run', ...SPEC, '--jobs', '2', '--out', local, '--json']);

@@ -173,12 +173,12 @@ export class QueueWorker {
     if (!slot) throw new Error('no free worker slot (BullMQ gave more jobs than --jobs)');
     slot.busy = true;
     const ctrl = new AbortController();
-    let stopWhy: GateStop | 'worker-closing' | null = null;
-    const stop = (why: GateStop | 'worker-closing') => {
+    let stopWhy: GateStop | 'cancelled' | null = null;
+    const stop = (why: GateStop | 'cancelled') => {
       stopWhy ??= why;
       ctrl.abort();
     };
-    signal?.addEventListener('abort', () => stop('worker-closing'), { once: true });
+    signal?.addEventListener('abort', () => stop('cancelled'), { once: true });
     const watcher = setInterval(() => {
       void experimentStop(this.redis, d.experimentId).then((s) => s && stop(s), () => undefined);
     }, 1000);
