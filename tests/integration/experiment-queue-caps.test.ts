@@ -1,7 +1,8 @@
 /**
  * Caps and stops on the queue: --max-calls counted across the workers stops every one of them, the
  * jobs not started leave the queue and the run says where it stopped; Ctrl-C on the coordinator
- * stops the workers' episodes; `resume --queue` then runs what is left, each key once. A 429 that
+ * stops the workers' episodes; `resume --queue` then runs what is left, each key once. A
+ * coordinator killed with kill -9 leaves the workers recording on their own. A 429 that
  * one worker gets holds every worker back for its Retry-After. The dashboard serves bull-board on
  * 127.0.0.1 with no request off the machine.
  */
@@ -70,6 +71,27 @@ describe('queue caps, stops and the dashboard', () => {
     expect(new Set(recs.map((r) => JSON.stringify(r.key))).size).toBe(4);
     s = status(dir);
     expect(s.done).toBe(4);
+    w.child.kill('SIGINT');
+    await w.exited;
+  });
+
+  it('a coordinator killed with kill -9 leaves the workers running; resume --queue follows what is left', async () => {
+    const w = start(['worker', '--queue', redis.url, '--jobs', '1', '--experiments', root, '--name', 'k1']);
+    await until('the worker', () => /Ctrl-C to leave/.test(w.log()), 60_000);
+    const dir = join(root, 'orphaned');
+    const c = start(['experiment', 'run', ...SPEC, '--out', dir, '--queue', redis.url]);
+    await until('a first result', () => results(dir).length >= 1, 120_000);
+    c.child.kill('SIGKILL');
+    await c.exited;
+    expect(results(dir).length).toBeLessThan(4);
+    // Nobody follows the jobs now; the worker still runs and records them.
+    await until('the worker to finish the jobs alone', () => results(dir).length === 4, 120_000);
+    const r = cli(['experiment', 'resume', dir, '--queue', redis.url]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/all 4 episodes recorded/);
+    const recs = results(dir);
+    expect(recs).toHaveLength(4);
+    expect(new Set(recs.map((x) => JSON.stringify(x.key))).size).toBe(4);
     w.child.kill('SIGINT');
     await w.exited;
   });
