@@ -12,8 +12,8 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src-main/engine/agent/loop';
 import { ExperimentFolder } from '../../src-main/engine/experiments/folder';
-import { EPISODE_QUEUE, PREFIX } from '../../src-main/engine/experiments/queue/connection';
-import { addEpisodeJobs } from '../../src-main/engine/experiments/queue/queueRunner';
+import { EPISODE_QUEUE, parseQueueUrl, PREFIX } from '../../src-main/engine/experiments/queue/connection';
+import { addEpisodeJobs, QueueRunner } from '../../src-main/engine/experiments/queue/queueRunner';
 import { expandSpec } from '../../src-main/engine/experiments/expand';
 import { defaultOfflineModel, prepareExperiment } from '../../src-main/engine/experiments/setup';
 import { packageRoot } from '../../src-main/engine/paths';
@@ -160,6 +160,13 @@ describe('experiments on a Redis queue', () => {
       expect(seen.refused).toBeGreaterThan(0);
       expect(seen.lastRefusal).toMatch(/mujoco 3\.1\.0/);
       expect(existsSync(join(dir, 'results.jsonl'))).toBe(false);
+      // A coordinator following the experiment hears the refusal too.
+      const heard: string[] = [];
+      const runner = await QueueRunner.open({ queue: parseQueueUrl(redis.url), folder, limits: { maxConcurrentRequests: null, requestsPerMinute: null, tokensPerMinute: null }, caps: { maxCalls: null, maxCostUsd: null }, onRefusal: (who, why) => heard.push(`${who}: ${why}`) });
+      runner.attach({ acquire: async () => true, release: () => undefined, rateLimited: () => undefined });
+      await until('the coordinator to hear the refusal', () => heard.length > 0, 10_000);
+      expect(heard[0]).toMatch(/^worker-new: .*mujoco 3\.1\.0/);
+      await runner.close();
       w.child.kill('SIGINT');
       await w.exited;
       for (const j of await queue.getJobs(['waiting', 'delayed'])) if (j.id?.startsWith(folder.manifest.id)) await j.remove();

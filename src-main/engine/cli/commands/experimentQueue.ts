@@ -26,7 +26,7 @@ export async function openQueuedRun(folder: ExperimentFolder, url: string, o: { 
   if (!Number.isInteger(attempts) || attempts < 1) throw new UsageError(`--queue-attempts must be an integer ≥ 1, got "${o.attempts}"`);
   let runner: QueueRunner;
   try {
-    runner = await QueueRunner.open({ queue: parseQueueUrl(url), folder, limits: o.limits, caps: o.caps, attempts });
+    runner = await QueueRunner.open({ queue: parseQueueUrl(url), folder, limits: o.limits, caps: o.caps, attempts, onRefusal: (worker, why) => process.stderr.write(`\nrobocell experiment: worker ${worker} refuses this experiment's jobs: ${why}\n`) });
   } catch (err) {
     if (err instanceof QueueUrlError) throw new UsageError(err.message);
     throw err;

@@ -17,7 +17,7 @@ import type { EndpointLimits } from '../limiter';
 import type { CallGate, EpisodeRunner, RunJobOptions } from '../runner';
 import { connectRedis, EPISODE_QUEUE, PREFIX, type QueueAddress } from './connection';
 import { experimentStop, initExperimentGate, stopExperiment } from './gate';
-import { CallProgressEvent, EpisodeJobReturn, endpointId, episodeJobId, type EpisodeJobData } from './jobs';
+import { CallProgressEvent, EpisodeJobReturn, endpointId, episodeJobId, keys, type EpisodeJobData } from './jobs';
 
 /** Written into the experiment folder, so `robocell experiment status DIR` finds the queue. */
 export const QUEUE_FILE = 'queue.json';
@@ -31,6 +31,8 @@ export interface QueueRunnerOptions {
   attempts?: number;
   /** First retry's delay; it doubles with each attempt. */
   backoffMs?: number;
+  /** Told once per new refusal a worker reports (a version mismatch, a folder it cannot see). */
+  onRefusal?(worker: string, why: string): void;
 }
 
 interface Follower {
@@ -161,10 +163,24 @@ export class QueueRunner implements EpisodeRunner {
     void this.gate.acquire(id, 0).then((ok) => ok && this.gate?.release(id, 0));
   }
 
+  private readonly refusalsSeen = new Map<string, string>();
+
+  /** Workers that refuse this experiment's jobs say so in Redis; the coordinator's user hears it too. */
+  private async reportRefusals(): Promise<void> {
+    if (!this.o.onRefusal) return;
+    const fields = await this.redis.hgetall(keys.workers(this.o.folder.manifest.id));
+    for (const [field, why] of Object.entries(fields)) {
+      if (!field.endsWith('|lastRefusal') || this.refusalsSeen.get(field) === why) continue;
+      this.refusalsSeen.set(field, why);
+      this.o.onRefusal(field.slice(0, -'|lastRefusal'.length), why);
+    }
+  }
+
   /** Catches what events may miss (a reconnect) and relays the caps' stop. */
   private async poll(): Promise<void> {
     try {
       await this.signalCap();
+      await this.reportRefusals();
       for (const id of [...this.followers.keys()]) {
         const job = await this.queue.getJob(id);
         if (!job) continue;
