@@ -45,6 +45,24 @@ describe.each([
   });
 });
 
+describe('heuristic agent with Python cells (held-out seed 1003, rate-limited service)', () => {
+  it.each(['inv-reorder', 'inv-value'])('%s: the Python cell makes the same report and solves it', async (taskId) => {
+    const env = await createInventoryEnvironment({ taskId, variant: 'rate-limited', seed: 1003 }, { language: 'python' });
+    try {
+      const o = await runEpisode({ env, model: createHeuristicModel(), arm: 'code', settings: { ...settings, language: 'python' }, outRoot: out });
+      expect(o.success, o.reason).toBe(true);
+      expect(o.totals.llmCalls).toBe(1);
+      const js = await episode(taskId, 'rate-limited', 1003, 'code');
+      expect(js.success).toBe(true);
+      const report = (dir: string) => JSON.parse(readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"name":"report"')).at(-1) ?? '{}') as { ledger?: Array<{ name: string; args: unknown }> };
+      const args = (dir: string) => report(dir).ledger?.filter((c) => c.name === 'report').at(-1)?.args;
+      expect(args(o.dir)).toEqual(args(js.dir));
+    } finally {
+      await env.close();
+    }
+  });
+});
+
 describe('replay of inventory episodes', () => {
   it('re-executes every action against a fresh service and database and matches every state hash', async () => {
     const picks = outcomes.filter((x) => x.variant === 'flaky' && (x.taskId === 'inv-reorder' || x.taskId === 'inv-stockout'));

@@ -11,6 +11,7 @@
  */
 import type { Message, ToolDef } from '../../../../src-shared/episode';
 import { actionsTaken, firstUserText, sameArgs, type Taken } from './conversation';
+import { inventoryPythonCell } from './inventoryPython';
 import { answerFastest, answerReconcile, answerReorder, answerStockout, answerSupplierLow, answerValue, lowSkus, type Answer, type Params, type Rows } from './inventoryCompute';
 
 export type InventoryGoal =
@@ -234,20 +235,19 @@ export function decideInventory(messages: Message[], tools: ToolDef[]): Inventor
   const weekStart = readWeekStart(system && typeof system.content === 'string' ? system.content : '');
   const done = actionsTaken(messages);
   const names = new Set(tools.map((t) => t.name));
-  if (names.has('javascript')) {
-    const code = inventoryCell(goal, instruction, weekStart);
-    const cells = done.filter((t) => t.name === 'javascript' && sameArgs(t.arguments, { code }));
+  const tool = names.has('javascript') ? 'javascript' : names.has('python') ? 'python' : null;
+  if (tool) {
+    const code = tool === 'javascript' ? inventoryCell(goal, instruction, weekStart) : inventoryPythonCell(goal, instruction, weekStart, { maxAttempts: MAX_ATTEMPTS, emptyRetries: EMPTY_RETRIES, pageSize: PAGE_SIZE });
+    const cells = done.filter((t) => t.name === tool && sameArgs(t.arguments, { code }));
     const last = cells[cells.length - 1];
-    if (last && !/^Error\b|\n(Error|\[stopped)/m.test(last.result)) {
+    if (last && !/^(Error|Traceback)\b|\n(Error|Traceback|\[stopped)/m.test(last.result)) {
       const printed = /\{"reported".*\}/.exec(last.result);
       const summary = printed ? String((JSON.parse(printed[0]) as { summary?: unknown }).summary ?? '') : last.result.slice(0, 300);
       return { finish: { status: 'success', summary } };
     }
     if (cells.length >= MAX_CELLS) return { finish: { status: 'failure', summary: `the cell failed ${cells.length} times: ${last?.result.slice(0, 300) ?? ''}` } };
-    return { call: { name: 'javascript', arguments: JSON.stringify({ code }) } };
+    return { call: { name: tool, arguments: JSON.stringify({ code }) } };
   }
-  // Said once and ended: a reply without a tool call would only be asked again until the budget ran out.
-  if (names.has('python')) return { finish: { status: 'failure', summary: 'the heuristic agent writes inventory cells in JavaScript only; run this task with JavaScript cells' } };
   const proc = toolProcedure(goal, instruction, weekStart);
   let h = 0;
   let step = proc.next();
