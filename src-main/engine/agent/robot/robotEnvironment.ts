@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { InstanceRef } from '../../../../src-shared/episode';
 import type { CellLanguage, CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime } from '../../cells/factory';
+import { prewarmPython } from '../../cells/python/pool';
 import type { CellImage, CellResult, ImageExtractor } from '../../cells/types';
 import { serializeSnapshot } from '../../episodes/snapshot';
 import { packageRoot } from '../../paths';
@@ -72,6 +73,8 @@ export function resolveCameras(wanted: readonly string[], available: readonly st
 }
 
 export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<RobotEnvironment> {
+  // A Python sandbox starts while the world loads, so the episode's first cell finds it ready.
+  if (opts.language === 'python') void prewarmPython();
   const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
   const { registry, world, sim } = ep;
   const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
