@@ -82,6 +82,9 @@ if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) 
 return 1
 `;
 
+/** How long an experiment's gate and worker records stay in Redis after they were last written. */
+export const KEEP_SEC = 30 * 24 * 3600;
+
 export type GateStop = 'stopped' | 'max-calls' | 'max-cost';
 
 /** Written by the coordinator when it starts following an experiment: caps, totals so far, no stop. */
@@ -92,6 +95,9 @@ export async function initExperimentGate(redis: Redis, experimentId: string, end
     .hdel(g, 'stop')
     .hset(g, { calls: o.calls, costUsd: o.costUsd, maxCalls: o.caps.maxCalls ?? -1, maxCostUsd: o.caps.maxCostUsd ?? -1 })
     .hset(keys.limits(endpoint), { conc: o.limits.maxConcurrentRequests ?? -1, rpm: o.limits.requestsPerMinute ?? -1, tpm: o.limits.tokensPerMinute ?? -1 })
+    // Bookkeeping outlives a run by as long as the queue keeps its failed jobs, not forever.
+    .expire(g, KEEP_SEC)
+    .expire(keys.limits(endpoint), KEEP_SEC)
     .exec();
 }
 

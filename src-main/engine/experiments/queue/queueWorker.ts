@@ -15,7 +15,7 @@ import { currentVersions, expandSpec, versionMismatch } from '../expand';
 import { ExperimentFolder } from '../folder';
 import { LocalProcessRunner, type CallGate } from '../runner';
 import { connectRedis, EPISODE_QUEUE, PREFIX, type QueueAddress } from './connection';
-import { experimentStop, RedisCallGate, type GateStop } from './gate';
+import { experimentStop, KEEP_SEC, RedisCallGate, type GateStop } from './gate';
 import { EpisodeJobData, keys, type CallProgressEvent, type EpisodeJobReturn } from './jobs';
 import { keepStagedAttempt, recordedResult, recordOnce, stageAttempt, sweepEarlierAttempts } from './sharedFolder';
 
@@ -125,7 +125,7 @@ export class QueueWorker {
     const k = keys.workers(experimentId);
     const f = (what: string) => `${this.name}|${what}`;
     const now = new Date().toISOString();
-    const m = this.redis.multi().hsetnx(k, f('firstSeenAt'), now).hset(k, f('lastSeenAt'), now, f('host'), hostname(), f('pid'), process.pid).hincrby(k, f(counter), 1);
+    const m = this.redis.multi().hsetnx(k, f('firstSeenAt'), now).hset(k, f('lastSeenAt'), now, f('host'), hostname(), f('pid'), process.pid).hincrby(k, f(counter), 1).expire(k, KEEP_SEC);
     if (refusal) m.hset(k, f('lastRefusal'), refusal);
     await m.exec().catch(() => undefined);
   }
