@@ -24,6 +24,9 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'robocell-bench-worker-'));
   const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   out({ startRss: process.memoryUsage().rss });
+  // RSS sampled while an episode runs: the peak can sit mid-episode, before the collection
+  let episodePeak = 0;
+  const sampler = setInterval(() => (episodePeak = Math.max(episodePeak, process.memoryUsage().rss)), 25);
   try {
     for (let i = 0; i < n; i++) {
       const task = TASKS[i % TASKS.length];
@@ -31,12 +34,14 @@ async function main(): Promise<void> {
       const key = { taskId: task.id, variant: task.variants[0].id, seed: 5 + Math.floor(round / 2), repeat: 0, arm: round % 2 === 0 ? ('tools' as const) : ('code' as const) };
       const stagingDir = join(root, String(i));
       const t0 = performance.now();
+      episodePeak = 0;
       const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
       rmSync(stagingDir, { recursive: true, force: true });
       collectBetweenEpisodes(); // as the worker does
-      out({ i: i + 1, rss: process.memoryUsage().rss, ms: performance.now() - t0, ok: r.success });
+      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: process.memoryUsage().rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success });
     }
   } finally {
+    clearInterval(sampler);
     await disposeSharedRenderer();
     rmSync(root, { recursive: true, force: true });
   }
