@@ -4,7 +4,7 @@
  * a scratch world of the episode's instance whose namespace persists across scratch cells.
  */
 import { readFileSync } from 'node:fs';
-import type { CellDetail, InstanceRef } from '../../../src-shared/episode';
+import type { CellDetail, CellLanguage, InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
@@ -33,7 +33,7 @@ export class ScratchCells {
   constructor(
     private readonly library: EpisodeLibrary,
     private readonly runs: RunManager,
-    private readonly envFactory: (i: InstanceRef) => Promise<RobotEnvironment> = (i) => createRobotEnvironment(i, { render: true }),
+    private readonly envFactory: (i: InstanceRef, language: CellLanguage) => Promise<RobotEnvironment> = (i, language) => createRobotEnvironment(i, { render: true, language }),
   ) {}
 
   /**
@@ -58,10 +58,12 @@ export class ScratchCells {
         const ep = this.library.open(episodeId);
         if (ep.meta.environment !== 'mujoco') throw new RpcError('invalid-argument', `scratch cells need a robot world; this episode's environment is "${ep.meta.environment}"`);
         const { instance } = ep.meta;
-        const key = `${instance.taskId}/${instance.variant}/${instance.seed}`;
+        // Scratch cells are written in the episode's cell language.
+        const { language } = ep.meta.settings;
+        const key = `${instance.taskId}/${instance.variant}/${instance.seed}/${language}`;
         if (this.world?.key !== key) {
           this.world?.env.dispose();
-          this.world = { key, env: await this.envFactory(instance), moment: null, fromAction: null };
+          this.world = { key, env: await this.envFactory(instance, language), moment: null, fromAction: null };
         }
         env = this.world.env;
         const moment = atAction === undefined ? null : `${episodeId}#${atAction}`;
