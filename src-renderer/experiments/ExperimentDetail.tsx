@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { METRIC_LABEL, ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd } from '../../src-shared/experiments/format';
+import { METRIC_LABEL, bootstrapNote, ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd } from '../../src-shared/experiments/format';
 import { RATIO_METRICS } from '../../src-shared/experiments/paired';
 import { FAILURE_ENDINGS } from '../../src-shared/experiments/spec';
 import type { ExperimentListItem, ExperimentPair, ExperimentProgress, ResultOf } from '../../src-shared/protocol';
@@ -91,6 +91,7 @@ export function ExperimentDetail({ item, progress, reloadKey }: { item: Experime
               ))}
             </tbody>
           </table>
+          <p className="muted small" data-testid="exp-bootstrap-note">Intervals: {bootstrapNote(r.bootstrap)}.</p>
           <p className="muted small">Paper, both solved: calls {ratio(r.paper.bothSolvedRatios.llmCalls)}, input tokens {ratio(r.paper.bothSolvedRatios.inputTokens)} ({r.paper.label}). Failures — tools: {FAILURE_ENDINGS.map((f) => `${f} ${r.arms.tools.endings[f]}`).join(', ')}; code: {FAILURE_ENDINGS.map((f) => `${f} ${r.arms.code.endings[f]}`).join(', ')}. Per episode: tools {duration(r.estimate.perEpisode.tools.wallSec)}, {usd(r.estimate.perEpisode.tools.costUsd)}; code {duration(r.estimate.perEpisode.code.wallSec)}, {usd(r.estimate.perEpisode.code.costUsd)}.</p>
           <div className="exp-reprice">
             <input value={reprice} onChange={(e) => setReprice(e.target.value)} placeholder="reprice as MODEL[,DETAIL], e.g. gpt-4o,high" data-testid="exp-reprice-input" />

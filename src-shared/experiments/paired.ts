@@ -101,7 +101,8 @@ export interface PairedStats {
   bothSolved: { n: number; totals: { a: Record<RatioMetric, number | null>; b: Record<RatioMetric, number | null> }; ratios: Record<RatioMetric, RatioSummary> };
   byFamily: GroupRow[];
   byTask: GroupRow[];
-  bootstrap: { resamples: number; seed: number; cluster: 'task' };
+  /** `tasks`: the clusters resampled (tasks with a both-solved instance); with few, the intervals say little. */
+  bootstrap: { resamples: number; seed: number; cluster: 'task'; tasks: number };
 }
 
 export interface PairedOptions {
@@ -251,6 +252,6 @@ export function pairedStats(unitsIn: readonly PairedUnit[], o: PairedOptions = {
     bothSolved: { n: both.length, totals: { a: sums(both, 'a'), b: sums(both, 'b') }, ratios },
     byFamily: groupRows(units, (u) => u.family),
     byTask: groupRows(units, (u) => u.taskId),
-    bootstrap: { resamples, seed, cluster: 'task' },
+    bootstrap: { resamples, seed, cluster: 'task', tasks: clusters.length },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCompareReport } from './compare';
 import { callsHistogramPlot, reportPlots, successByFamilyPlot } from './plots';
+import { bootstrapNote } from './format';
 import { buildExperimentReport, episodesByArm, pairRecords } from './report';
 import { EXPERIMENT_SCHEMA_VERSION, failureEnding, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
 
@@ -91,6 +92,10 @@ describe('buildExperimentReport', () => {
     expect(lo).toBeCloseTo(0.3, 12);
     expect(hi).toBeCloseTo(0.4, 12);
     expect(r.arms.tools.endings).toMatchObject({ 'model-error': 1, budget: 1 });
+    // Two tasks were resampled: the report says so, and that so few make the interval untrustworthy.
+    expect(r.bootstrap).toMatchObject({ cluster: 'task', tasks: 2 });
+    expect(bootstrapNote(r.bootstrap)).toMatch(/2 tasks with a both-solved instance.*too narrow to trust/);
+    expect(bootstrapNote({ ...r.bootstrap, tasks: 12 })).not.toMatch(/too narrow/);
     expect(r.arms.code.endings['wrong-finish']).toBe(1);
   });
 

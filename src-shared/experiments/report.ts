@@ -4,7 +4,7 @@
  * and cost, and the published study's own figures beside ours.
  */
 import type { Arm } from '../episode/schema';
-import { pairedStats, type EpisodeFigures, type GroupRow, type PairedOptions, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
+import { pairedStats, type EpisodeFigures, type GroupRow, type PairedOptions, type PairedStats, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
 import type { EpisodesByArm } from './plots';
 import { failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
 
@@ -63,7 +63,7 @@ export interface ExperimentReport {
     remaining: { episodes: number; wallSec: number | null; costUsd: number | null };
   };
   paper: PaperFigures;
-  bootstrap: { resamples: number; seed: number; cluster: 'task' };
+  bootstrap: PairedStats['bootstrap'];
 }
 
 export interface ReportInput {

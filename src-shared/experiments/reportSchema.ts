@@ -52,5 +52,5 @@ export const ExperimentReportSchema = z.object({
     success: z.object({ tools: z.number(), code: z.number() }),
     bothSolvedRatios: z.object({ llmCalls: z.number(), inputTokens: z.number() }),
   }),
-  bootstrap: z.object({ resamples: z.number(), seed: z.number(), cluster: z.literal('task') }),
+  bootstrap: z.object({ resamples: z.number(), seed: z.number(), cluster: z.literal('task'), tasks: z.number() }),
 }) satisfies z.ZodType<ExperimentReport, unknown>;

@@ -2,7 +2,7 @@
  * The report as one self-contained HTML file: inline CSS and SVG plots, no script, and a
  * Content-Security-Policy that forbids every fetch, so it opens offline and nothing leaves the page.
  */
-import { ci, duration, escapeXml, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, type ExperimentReport, type GroupRow, type ReportPlots } from '../../../src-shared/experiments';
+import { ci, duration, escapeXml, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, bootstrapNote, type ExperimentReport, type GroupRow, type ReportPlots } from '../../../src-shared/experiments';
 
 const esc = escapeXml;
 
@@ -54,7 +54,7 @@ export function reportHtml(r: ExperimentReport, plots: ReportPlots, title?: stri
       ['metric', 'tools (sum)', 'code (sum)', 'ratio of totals (code ÷ tools)', '95% CI', 'mean per-instance ratio', '95% CI', '<span class="paper">paper</span>'],
       RATIO_METRICS.map((m) => [METRIC_LABEL[m], sumOf('tools', m), sumOf('code', m), ratio(both.ratios[m].ratioOfTotals), ratioCi(both.ratios[m].ci95), ratio(both.ratios[m].meanRatio), ratioCi(both.ratios[m].meanRatioCi95), `<span class="paper">${paperRatio(m)}</span>`]),
     ),
-    `<p class="muted">Intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples of whole tasks (seed ${r.bootstrap.seed}), so instances of one task are not treated as independent.</p>`,
+    `<p class="muted" data-testid="bootstrap-note">Intervals: ${esc(bootstrapNote(r.bootstrap))}.</p>`,
     '<h2>Plots</h2>',
     `<div class="plots">${Object.entries(plots).map(([id, svg]) => `<figure id="plot-${id}">${svg}</figure>`).join('')}</div>`,
     '<h2>How failures ended</h2>',

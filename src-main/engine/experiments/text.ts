@@ -1,6 +1,6 @@
 /** The report and the progress line as terminal text. */
 import type { Arm } from '../../../src-shared/episode';
-import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
+import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, bootstrapNote, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
 import type { ExperimentProgress } from './coordinator';
 
 export function progressLine(p: ExperimentProgress): string {
@@ -37,7 +37,7 @@ export function reportText(r: ExperimentReport): string {
       'code',
     ),
   );
-  out.push(`  (paper, both solved: calls ${ratio(r.paper.bothSolvedRatios.llmCalls)}, input tokens ${ratio(r.paper.bothSolvedRatios.inputTokens)}; bootstrap by task, ${r.bootstrap.resamples} resamples, seed ${r.bootstrap.seed})`);
+  out.push(`  (paper, both solved: calls ${ratio(r.paper.bothSolvedRatios.llmCalls)}, input tokens ${ratio(r.paper.bothSolvedRatios.inputTokens)})`, `  intervals: ${bootstrapNote(r.bootstrap)}`);
   out.push('', 'Failures ended by:');
   for (const a of ['tools', 'code'] as const) out.push(`  ${a.padEnd(6)} ${FAILURE_ENDINGS.map((f) => `${f} ${r.arms[a].endings[f]}`).join(', ')}`);
   out.push('', 'By family:');
