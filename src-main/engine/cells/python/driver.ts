@@ -254,8 +254,18 @@ def _method(spec):
     params = [P(py, P.POSITIONAL_OR_KEYWORD, default=None if optional else P.empty) for (_, py, optional) in pos]
     params += [P(py, P.KEYWORD_ONLY, default=None) for (_, py) in opts]
     sig = inspect.Signature(params)
+    npos = len(pos)
+    nreq = 0
+    while nreq < npos and not pos[nreq][2]:
+        nreq += 1
 
     def method(*args, **kwargs):
+        # Fast path (positional arguments only, none missing): no Signature.bind.
+        if not kwargs and nreq <= len(args) <= npos:
+            payload = list(args)
+            while payload and payload[-1] is None:
+                payload.pop()
+            return _call(name, payload)
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
