@@ -4,7 +4,7 @@
  * result; the events stream what it prints and shows while it runs.
  */
 import { z } from 'zod';
-import { InstanceRef } from '../episode';
+import { CellLanguage, InstanceRef } from '../episode';
 import { method } from './frame';
 
 const SessionId = z.string().min(1).max(200);
@@ -67,6 +67,8 @@ export const cellMethods = {
       code: z.string().max(200_000),
       budget: CellBudgetParams.optional(),
       audit: z.enum(['refuse', 'report']).optional(),
+      /** The session's cell language, fixed by its first cell. Default 'javascript'. */
+      language: CellLanguage.optional(),
     }),
     CellRunResult,
   ),

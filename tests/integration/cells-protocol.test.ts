@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CellRunResult, ServerFrame, type EventFrame } from '../../src-shared/protocol';
 import { registerCellHandlers } from '../../src-main/engine/cells/handlers';
+import { closePythonPools } from '../../src-main/engine/cells/python/pool';
 import type { ClientContext } from '../../src-main/engine/server/rpc';
 import { createFakeRobot } from './helpers/fakeRobot';
 
@@ -55,5 +56,26 @@ describe('cells: protocol handlers', () => {
     expect(disposed).toBe(1);
     expect(await cells.handlers['cell/close']({ sessionId: 's1' }, c.ctx)).toEqual({ closed: false });
     await cells.closeAll();
+  });
+
+  it('runs a Python session when the first cell names the language; the language is fixed per session', async () => {
+    const cells = registerCellHandlers({
+      openWorld: async () => {
+        const robot = createFakeRobot();
+        return { registry: robot.registry, countSimSteps: robot.steps, dispose: () => undefined };
+      },
+    });
+    const c = client();
+    const instance = { taskId: 'fake', variant: 'default', seed: 0 };
+    try {
+      const r1 = await cells.handlers['cell/run']({ sessionId: 'py', instance, language: 'python', code: 'n = 2\nprint("hi")\nn * 21' }, c.ctx);
+      expect(CellRunResult.parse(r1)).toBeTruthy();
+      expect(r1).toMatchObject({ ok: true, value: '42', stdout: 'hi\n' });
+      expect((await cells.handlers['cell/run']({ sessionId: 'py', code: 'n' }, c.ctx)).value).toBe('2');
+      await expect(cells.handlers['cell/run']({ sessionId: 'py', language: 'javascript', code: 'n' }, c.ctx)).rejects.toThrow(/runs python/);
+    } finally {
+      await cells.closeAll();
+      await closePythonPools();
+    }
   });
 });

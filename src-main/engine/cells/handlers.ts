@@ -4,7 +4,7 @@
  * `closeAll` for shutdown.
  */
 import type { CellImageInfo, CellRunResult, ParamsOf } from '../../../src-shared/protocol';
-import type { InstanceRef } from '../../../src-shared/episode';
+import type { CellLanguage, InstanceRef } from '../../../src-shared/episode';
 import type { PrimitiveRegistry } from '../primitives/types';
 import type { ClientContext, Handler } from '../server/rpc';
 import { RpcError } from '../server/rpc';
@@ -32,6 +32,7 @@ interface Session {
   id: string;
   key: string;
   world: CellSessionWorld;
+  language: CellLanguage;
   runtime: CellRuntime;
   lastUsed: number;
 }
@@ -92,8 +93,9 @@ export function registerCellHandlers(opts: CellHandlerOptions): CellHandlers {
     while (sessions.size > max && idle.length > 0) await closeSession(idle.shift() as Session);
   }
 
-  async function sessionFor(id: string, instance: InstanceRef | undefined): Promise<Session> {
+  async function sessionFor(id: string, instance: InstanceRef | undefined, language: CellLanguage | undefined): Promise<Session> {
     const existing = sessions.get(id);
+    if (existing && language && existing.language !== language) throw new RpcError('invalid-argument', `cell session "${id}" runs ${existing.language}; open a new session for ${language}`);
     if (existing && (!instance || existing.key === instanceKey(instance))) return existing;
     if (!instance) throw new RpcError('not-found', `no cell session "${id}": give the task instance with its first cell`);
     if (existing) {
@@ -109,8 +111,8 @@ export function registerCellHandlers(opts: CellHandlerOptions): CellHandlers {
       } catch (e) {
         throw new RpcError('invalid-argument', e instanceof Error ? e.message : String(e));
       }
-      const runtime = await createCellRuntime({ registry: world.registry, countSimSteps: () => world.countSimSteps(), extractImages: world.extractImages, memoryLimitMb: opts.memoryLimitMb });
-      const s: Session = { id, key: instanceKey(instance), world, runtime, lastUsed: Date.now() };
+      const runtime = await createCellRuntime({ language: language ?? 'javascript', registry: world.registry, countSimSteps: () => world.countSimSteps(), extractImages: world.extractImages, memoryLimitMb: opts.memoryLimitMb });
+      const s: Session = { id, key: instanceKey(instance), world, language: language ?? 'javascript', runtime, lastUsed: Date.now() };
       sessions.set(id, s);
       return s;
     })();
@@ -123,7 +125,7 @@ export function registerCellHandlers(opts: CellHandlerOptions): CellHandlers {
   }
 
   const run = async (params: ParamsOf<'cell/run'>, ctx: ClientContext): Promise<CellRunResult> => {
-    const s = await sessionFor(params.sessionId, params.instance);
+    const s = await sessionFor(params.sessionId, params.instance, params.language);
     s.lastUsed = Date.now();
     await evictIdle();
     if (s.runtime.running) throw new RpcError('busy', `a cell is still running in session "${s.id}"`);
