@@ -94,6 +94,16 @@ describe('episode library', () => {
       expect(existsSync('/tmp/rc-evil-abs')).toBe(false);
     });
 
+    it('an instance with a task id too long for a folder name still imports, under a shortened id', () => {
+      const good = JSON.parse(lib.export(fixtureId).json) as { meta: { instance: Record<string, unknown> } };
+      const longTask = 'x'.repeat(300);
+      const { episodeId: id } = lib.import(crafted({ meta: { id: 'long', instance: { ...good.meta.instance, taskId: longTask, variant: '../'.repeat(80) } } }));
+      expect(id.length).toBeLessThanOrEqual(200);
+      expect(dirname(lib.dirOf(id).dir)).toBe(lib.userDir);
+      // The instance itself is kept as recorded; only the folder name is shortened.
+      expect(lib.open(id).meta.instance.taskId).toBe(longTask);
+    });
+
     it('an images/.. file name is refused and leaves nothing behind', () => {
       const before = tree(dirname(lib.userDir));
       for (const name of ['images/..', 'images/.', 'snapshots/..', 'images/.hidden.png', 'images/x.html', 'images/x.svg', 'meta.json', 'images/a/b.png']) {

@@ -275,8 +275,10 @@ export class EpisodeLibrary {
       importedFrom: { episodeId: meta.id.slice(0, 200), importedAt: new Date().toISOString() },
     };
 
-    let id = newEpisodeId(meta);
-    while (existsSync(join(this.userDir, id)) || existsSync(join(this.bundledDir, id))) id = newEpisodeId(meta);
+    // The folder name comes from the instance, which an export may make as long as it likes: shortened for the name only.
+    const named = { arm: meta.arm, instance: { ...meta.instance, taskId: meta.instance.taskId.slice(0, 80), variant: meta.instance.variant.slice(0, 40) } };
+    let id = newEpisodeId(named);
+    while (existsSync(join(this.userDir, id)) || existsSync(join(this.bundledDir, id))) id = newEpisodeId(named);
     const dest = join(this.userDir, id);
     // The id is generated, but the guarantee is worth stating where the write happens.
     if (!EPISODE_ID.test(id) || resolve(dirname(dest)) !== resolve(this.userDir)) throw new RpcError('internal', `refusing to import into ${dest}`);
