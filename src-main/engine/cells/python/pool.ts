@@ -59,7 +59,12 @@ class SandboxPool {
 
   refill(): Promise<void> {
     if (this.closed || this.size <= 0) return Promise.resolve();
-    this.filling ??= (async () => {
+    if (this.filling) return this.filling;
+    // Nothing to start: resolving here matters, because an async body that never awaits would run
+    // its `finally` before `filling` is assigned and leave a settled promise there for good.
+    if (this.ready.length >= this.size) return Promise.resolve();
+    let fill: Promise<void> | null = null;
+    fill = (async () => {
       try {
         while (!this.closed && this.ready.length < this.size) {
           const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
@@ -69,10 +74,11 @@ class SandboxPool {
       } catch (err) {
         process.stderr.write(`cells: could not pre-start a Python sandbox: ${err instanceof Error ? err.message : String(err)}\n`);
       } finally {
-        this.filling = null;
+        if (this.filling === fill) this.filling = null;
       }
     })();
-    return this.filling;
+    this.filling = fill;
+    return fill;
   }
 
   async close(): Promise<void> {
