@@ -4,12 +4,15 @@
  * bound to the experiment's own origin (here: none), never the new host's, nor an inherited
  * OPENAI_API_KEY meant for a third origin.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../agent/loop';
 import { ConfigStore } from '../studio/config';
-import { workerKeyEnv } from './service';
+import { RpcError } from '../server/rpc';
+import { ExperimentService, workerKeyEnv } from './service';
+import { prepareExperiment } from './setup';
 
 describe('workerKeyEnv', () => {
   it('gives the key bound to the experiment’s own origin, and masks any other', () => {
@@ -26,5 +29,24 @@ describe('workerKeyEnv', () => {
     expect(workerKeyEnv(source, { baseUrl: null, scripted: false })).toEqual({ OPENAI_API_KEY: 'sk-env-for-openai' });
     // An offline agent gets no key at all.
     expect(workerKeyEnv(source, { baseUrl: null, scripted: true })).toEqual({ OPENAI_API_KEY: '' });
+  });
+});
+
+describe('ExperimentService.report', () => {
+  it('names a corrupt results line as the folder\'s problem (invalid-argument), with the line', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rc-expsvc-'));
+    mkdirSync(root, { recursive: true });
+    prepareExperiment({ name: 'corrupt', tasks: ['pp-cube-in-bowl'], seeds: [0], model: { name: 'heuristic' }, settings: DEFAULT_SETTINGS }, join(root, 'corrupt'));
+    writeFileSync(join(root, 'corrupt', 'results.jsonl'), 'not json\n{}\n');
+    const s = new ExperimentService(() => undefined, { endpoint: () => ({ baseUrl: null, model: '' }), apiKeyFor: () => null, prices: () => ({}) }, root);
+    let caught: unknown = null;
+    try {
+      s.report('corrupt', null);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(RpcError);
+    expect(caught).toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/results\.jsonl line 1: not valid JSON/) });
+    expect(s.list()).toEqual([expect.objectContaining({ id: 'corrupt', error: expect.stringMatching(/line 1/) })]);
   });
 });

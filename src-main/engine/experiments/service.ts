@@ -160,7 +160,15 @@ export class ExperimentService {
     } catch (err) {
       throw new RpcError('invalid-argument', (err as Error).message);
     }
-    const { report, plots, units } = experimentReport(folder, { reprice: target, prices: this.endpoint.prices() });
+    let bundle;
+    try {
+      bundle = experimentReport(folder, { reprice: target, prices: this.endpoint.prices() });
+    } catch (err) {
+      // A corrupt results line or a missing episode folder is the folder's problem, named in the message.
+      if (err instanceof ExperimentFormatError || (err instanceof Error && /cannot reprice/.test(err.message))) throw new RpcError('invalid-argument', err.message);
+      throw err;
+    }
+    const { report, plots, units } = bundle;
     const side = (e: PairedUnit['a']) => ({ episodeId: e.episodeId, success: e.success, ending: e.ending, llmCalls: e.llmCalls, inputTokens: e.inputTokens, costUsd: e.costUsd });
     const pairs = units.map((u) => ({ pairId: u.id, taskId: u.taskId, family: u.family, discordant: u.a.success !== u.b.success, tools: side(u.a), code: side(u.b) }));
     return { report, plots, pairs, progress: this.active?.id === id ? this.active.progress : null };
