@@ -166,7 +166,6 @@ export const ActionEvent = z.object({
   wallMs: z.number().nonnegative(),
   cell: CellDetail.optional(),
 });
-export const Totals = z.object({
 /**
  * The local estimate beside the billed usage, over the calls that came back with usage: how far
  * the tokenizer's count was from what the provider billed (ratio: estimated / billed).
@@ -182,6 +181,7 @@ export const EstimateGap = z.object({
 });
 export type EstimateGap = z.infer<typeof EstimateGap>;
 
+export const Totals = z.object({
   llmCalls: z.number().int(),
   inputTokens: z.number().int(),
   cachedInputTokens: z.number().int(),
@@ -192,7 +192,6 @@ export type EstimateGap = z.infer<typeof EstimateGap>;
   simSteps: z.number().int(),
   wallMs: z.number(),
   actions: z.number().int(),
-});
   /**
    * Where the token counts come from: the provider's billed usage, usage simulated the way a
    * provider reports it (the test server, an offline agent), the local estimate (no usage came
@@ -200,6 +199,7 @@ export type EstimateGap = z.infer<typeof EstimateGap>;
    */
   usageSource: UsageSource.optional(),
   estimateGap: EstimateGap.optional(),
+});
 export type Totals = z.infer<typeof Totals>;
 export const FinishKind = z.enum(['model-finished', 'success', 'budget-calls', 'budget-wall', 'budget-steps', 'model-error', 'stopped', 'error']);
 export type FinishKind = z.infer<typeof FinishKind>;
