@@ -3,6 +3,7 @@
  * prints: Wilson score intervals, McNemar's exact test, Newcombe's interval for a paired
  * difference of proportions, and a seeded cluster bootstrap.
  */
+import { mulberry32 } from '../random';
 
 /** The 97.5% quantile of the standard normal: two-sided 95%. */
 export const Z95 = 1.959963984540054;
@@ -80,17 +81,8 @@ export function pairedDiffInterval(t: PairedCounts, z = Z95): { diff: number; ci
   return { diff, ci95: [Math.max(-1, diff - delta), Math.min(1, diff + eps)] };
 }
 
-/** mulberry32: a small, fast, seedable PRNG; the same seed gives the same report. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The report's PRNG (mulberry32): the same seed gives the same report. */
+export const seededRandom = mulberry32;
 
 /** Linear-interpolated quantile (type 7, as R and numpy default) of sorted values. */
 export function quantileSorted(sorted: readonly number[], q: number): number {

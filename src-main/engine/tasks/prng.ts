@@ -1,4 +1,5 @@
 /** Seeded randomness for task instances: no Math.random anywhere in a task. */
+import { mulberry32 } from '../../../src-shared/random';
 
 /** FNV-1a of a string: turns (task, variant, seed) into one 32-bit PRNG seed. */
 export function hashSeed(...parts: (string | number)[]): number {
@@ -10,18 +11,10 @@ export function hashSeed(...parts: (string | number)[]): number {
   return h >>> 0;
 }
 
-/** mulberry32: small, fast, and identical on every platform. */
 export class Rng {
-  private s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
   uniform(lo: number, hi: number): number {
     return lo + (hi - lo) * this.next();

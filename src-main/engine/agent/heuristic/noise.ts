@@ -5,6 +5,7 @@
  * model's construction options (the runner's choice), never from the conversation; the stream
  * is keyed by the round of the procedure, so replaying a conversation draws the same slips.
  */
+import { mulberry32 as stream } from '../../../../src-shared/random';
 import type { Slips } from './skills';
 
 function mix(a: number, b: number): number {
@@ -14,17 +15,6 @@ function mix(a: number, b: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** mulberry32 */
-function stream(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface RoundSlips extends Slips {
   /** The program starts with a typo (a call of a primitive that does not exist). */
