@@ -54,15 +54,20 @@ export const SETTINGS_OPTIONS = {
 
 type SettingsValues = { [K in keyof typeof SETTINGS_OPTIONS]?: string };
 
-export function settingsFromArgs(values: SettingsValues, d: AgentSettings): AgentSettings {
+/**
+ * `--cameras none` (or an empty list) means no cameras. `callsOption` names the per-episode call
+ * budget's flag in messages: `experiment run` calls it --episode-max-calls, its --max-calls
+ * being the whole experiment's cap.
+ */
+export function settingsFromArgs(values: SettingsValues, d: AgentSettings, callsOption = 'max-calls'): AgentSettings {
   return {
     ...d,
     images: enumOpt('images', values.images, ImagesPolicy, d.images),
     feedback: enumOpt('feedback', values.feedback, Feedback, d.feedback),
-    cameras: values.cameras === undefined ? d.cameras : values.cameras.split(',').map((s) => s.trim()).filter(Boolean),
+    cameras: values.cameras === undefined ? d.cameras : values.cameras.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none'),
     imageDetail: enumOpt('detail', values.detail, { options: ['low', 'high', 'auto'] as const }, d.imageDetail),
     budgets: {
-      maxModelCalls: intOpt('max-calls', values['max-calls'], d.budgets.maxModelCalls),
+      maxModelCalls: intOpt(callsOption, values['max-calls'], d.budgets.maxModelCalls),
       maxWallMs: intOpt('max-wall-sec', values['max-wall-sec'], d.budgets.maxWallMs / 1000) * 1000,
       maxSimSteps: intOpt('max-steps', values['max-steps'], d.budgets.maxSimSteps),
     },

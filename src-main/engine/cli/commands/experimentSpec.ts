@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { Arm, CellLanguage, Feedback, ImagesPolicy, type AgentSettings } from '../../../../src-shared/episode';
+import { Arm, type AgentSettings } from '../../../../src-shared/episode';
 import { parseSeeds, type ExperimentSpecInput } from '../../../../src-shared/experiments';
 import { DEFAULT_SETTINGS } from '../../agent/loop';
 import type { ExperimentCaps } from '../../experiments/coordinator';
 import type { EndpointLimits } from '../../experiments/limiter';
-import { UsageError } from '../command';
+import { settingsFromArgs, UsageError } from '../command';
 
 export const SPEC_OPTIONS = {
   name: { type: 'string' },
@@ -88,19 +88,7 @@ export function readSpecFile(path: string): Record<string, unknown> {
 export function specFromArgs(file: Record<string, unknown>, v: Values, defaultModel: string): ExperimentSpecInput {
   const fileSettings = (typeof file.settings === 'object' && file.settings ? file.settings : {}) as Partial<AgentSettings>;
   const d = { ...DEFAULT_SETTINGS, ...fileSettings, budgets: { ...DEFAULT_SETTINGS.budgets, ...(fileSettings.budgets ?? {}) } };
-  const wall = num('max-wall-sec', v['max-wall-sec'], { min: 1 });
-  const settings: AgentSettings = {
-    images: oneOf('images', v.images, ImagesPolicy) ?? d.images,
-    feedback: oneOf('feedback', v.feedback, Feedback) ?? d.feedback,
-    cameras: v.cameras === undefined ? d.cameras : v.cameras === 'none' ? [] : (list(v.cameras) ?? []),
-    imageDetail: oneOf('detail', v.detail, { options: ['low', 'high', 'auto'] as const }) ?? d.imageDetail,
-    budgets: {
-      maxModelCalls: num('episode-max-calls', v['episode-max-calls'], { min: 1 }) ?? d.budgets.maxModelCalls,
-      maxWallMs: wall !== undefined ? wall * 1000 : d.budgets.maxWallMs,
-      maxSimSteps: num('max-steps', v['max-steps'], { min: 1 }) ?? d.budgets.maxSimSteps,
-    },
-    language: oneOf('lang', v.lang, CellLanguage) ?? d.language,
-  };
+  const settings = settingsFromArgs({ ...v, 'max-calls': v['episode-max-calls'] }, d, 'episode-max-calls');
   const fileModel = (typeof file.model === 'object' && file.model ? file.model : {}) as { name?: string; baseUrl?: string | null; agentNoise?: number; agentSeed?: number };
   const agentNoise = num('agent-noise', v['agent-noise'], { integer: false }) ?? fileModel.agentNoise;
   const agentSeed = num('agent-seed', v['agent-seed']) ?? fileModel.agentSeed;
