@@ -24,7 +24,10 @@ export function useDemo(client: EngineClient, openDuel: (left: string, right: st
     if (forced === '0') return;
     if (forced !== '1' && window.localStorage.getItem(SEEN_KEY)) return;
     const examples = library.filter((e) => e.bundled);
-    const code = examples.find((e) => e.arm === 'code');
+    // The bundled code-arm examples come in both cell languages: open the one the Run form's
+    // default writes, whatever order the library lists them in.
+    const defaultLanguage = useRunForm.getState().settings?.language ?? 'javascript';
+    const code = examples.find((e) => e.arm === 'code' && e.language === defaultLanguage) ?? examples.find((e) => e.arm === 'code');
     const tools = examples.find((e) => e.arm === 'tools' && code && e.instance.taskId === code.instance.taskId);
     if (!code || !tools) return;
     window.localStorage.setItem(SEEN_KEY, '1');

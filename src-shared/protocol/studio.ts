@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, Arm, CellDetail, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
+import { AgentSettings, Arm, CellDetail, CellLanguage, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { PriceTable } from '../tokens/prices';
 import { method } from './frame';
@@ -39,6 +39,8 @@ export const EpisodeSummary = z.object({
   createdAt: z.string(),
   instance: InstanceRef,
   arm: Arm,
+  /** The code arm's cell language (recorded for the tool-calling arm too, where cells are scratch only). */
+  language: CellLanguage,
   modelLabel: z.string(),
   scripted: z.boolean(),
   success: z.boolean().nullable(),

@@ -17,7 +17,7 @@ describe('episode library', () => {
 
   it('lists bundled examples as read-only and summarizes them', () => {
     const [e] = lib.list();
-    expect(e).toMatchObject({ id: fixtureId, bundled: true, live: false, llmCalls: 3, name: null });
+    expect(e).toMatchObject({ id: fixtureId, bundled: true, live: false, llmCalls: 3, name: null, language: 'javascript' });
     expect(() => lib.rename(fixtureId, 'x')).toThrow(/read-only/);
     expect(() => lib.delete(fixtureId)).toThrow(/cannot be deleted/);
   });

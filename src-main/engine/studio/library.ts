@@ -152,6 +152,7 @@ export class EpisodeLibrary {
       createdAt: ep.meta.createdAt,
       instance: ep.meta.instance,
       arm: ep.meta.arm,
+      language: ep.meta.settings.language,
       modelLabel: ep.meta.model.label,
       scripted: ep.meta.model.scripted,
       success: verdict ? verdict.success : null,
