@@ -7,7 +7,9 @@ import { parseSeeds, type ExperimentSpecInput } from '../../../../src-shared/exp
 import { DEFAULT_SETTINGS } from '../../agent/loop';
 import type { ExperimentCaps } from '../../experiments/coordinator';
 import type { EndpointLimits } from '../../experiments/limiter';
-import { settingsFromArgs, UsageError } from '../command';
+import { SETTINGS_OPTIONS, settingsFromArgs, UsageError } from '../command';
+
+const { 'max-calls': _experimentCap, ...EPISODE_SETTINGS_OPTIONS } = SETTINGS_OPTIONS;
 
 export const SPEC_OPTIONS = {
   name: { type: 'string' },
@@ -20,14 +22,10 @@ export const SPEC_OPTIONS = {
   'base-url': { type: 'string' },
   'agent-noise': { type: 'string' },
   'agent-seed': { type: 'string' },
+  // The episode's settings flags are run's, except that --max-calls caps the whole experiment
+  // (RUN_OPTIONS) and the per-episode budget is --episode-max-calls.
+  ...EPISODE_SETTINGS_OPTIONS,
   'episode-max-calls': { type: 'string' },
-  'max-wall-sec': { type: 'string' },
-  'max-steps': { type: 'string' },
-  images: { type: 'string' },
-  feedback: { type: 'string' },
-  cameras: { type: 'string' },
-  detail: { type: 'string' },
-  lang: { type: 'string' },
 } as const;
 
 export const RUN_OPTIONS = {
