@@ -22,7 +22,7 @@ import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../agent/loop
 import type { Model } from '../agent/model';
 import { createModel, type ModelChoice } from '../agent/models';
 import { sharedRenderer } from '../render/headless';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 
 export const STUDY = { calls: 0.51, inputTokens: 0.35 };
 

@@ -11,7 +11,7 @@ import type { CellLanguage } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
 import { createEpisodeWorld, type EpisodeWorld } from '../tasks/episode';
 import { benchPythonCells } from './cellsPython';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -13,7 +13,7 @@ import { DEFAULT_SETTINGS } from '../agent/loop';
 import { runExperiment, type FinishedEpisode } from '../experiments/coordinator';
 import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
 import { sharedRenderer } from '../render/headless';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
 async function canRender(): Promise<boolean> {

@@ -17,7 +17,7 @@ import { createHeuristicModel } from '../agent/heuristic/heuristicModel';
 import { inventoryEntry } from '../agent/inventory/entry';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../agent/loop';
 import { metricOf, ratios, STUDY, type ArmPair, type Metric } from './agent';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 
 function seedList(): number[] {
   const spec = process.env.ROBOCELL_BENCH_INV_SEEDS ?? '1000-1002';

@@ -12,16 +12,18 @@ import { solveSuite } from './solve';
 import { studioSuite } from './studio';
 import { queueSuite } from './queue';
 import { printTargetSummary } from './targets';
+import type { BenchSuite } from './suite';
 import { workersSuite } from './workers';
-
-export interface BenchSuite {
-  name: string;
-  run(): Promise<void>;
-}
 
 const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite, workersSuite, queueSuite];
 
 const only = process.argv.slice(2);
+// A mistyped suite name would otherwise run nothing and print nothing.
+const unknown = only.filter((name) => !suites.some((s) => s.name === name));
+if (unknown.length) {
+  console.error(`unknown bench suite(s): ${unknown.join(', ')}; the suites are: ${suites.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
   console.log(`\n## ${suite.name}`);
@@ -33,5 +35,4 @@ for (const suite of suites) {
     console.log(`  suite ${suite.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   }
 }
-if (suites.length === 0) console.log('no benchmark suites registered yet');
 printTargetSummary();

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS } from '../agent/loop';
 import { runExperiment, type RunExperimentOptions } from '../experiments/coordinator';
 import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
 import { packageRoot } from '../paths';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 
 interface Timed {
   episodes: number;

@@ -12,7 +12,7 @@ import { SimRenderView } from '../render/simView';
 import { pandaScenePath } from '../robots/panda';
 import { Sim } from '../sim/sim';
 import { createEpisodeWorld } from '../tasks/episode';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
 const WARMUP = 5;

@@ -9,7 +9,7 @@ import { assetsDir } from '../paths';
 import { ArmController, arm7Spec } from '../robots/controller';
 import { loadPanda, pandaScenePath, type PandaRobot } from '../robots/panda';
 import { Sim } from '../sim/sim';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 
 const STEPS = 5000;
 const ROUNDS = 7;

@@ -13,7 +13,7 @@
 import { createEpisodeWorld, runSolution, type EpisodeWorld } from '../tasks/episode';
 import { TASKS } from '../tasks/registry';
 import type { TaskInstance } from '../tasks/types';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
 const SEEDS = [0, 1];

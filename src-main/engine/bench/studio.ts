@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Page } from 'playwright-core';
 import { packageRoot } from '../paths';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

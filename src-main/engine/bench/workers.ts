@@ -18,7 +18,7 @@ import { WORKER_NODE_FLAGS } from '../experiments/runner';
 import { defaultOfflineModel } from '../experiments/setup';
 import { packageRoot } from '../paths';
 import { TASKS } from '../tasks/registry';
-import type { BenchSuite } from './main';
+import type { BenchSuite } from './suite';
 import { reportTarget, reportUnmeasured } from './targets';
 
 const PEAK_TARGET_MIB = 400;
