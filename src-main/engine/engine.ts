@@ -8,7 +8,7 @@ import { registerCellHandlers } from './cells/handlers';
 import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { rendererDir } from './paths';
 import { disposeSharedRenderer } from './render/headless';
-import type { Handlers } from './server/rpc';
+import type { Handlers } from './rpc';
 import { startEngineServer, type EngineServer } from './server/server';
 import { ConfigStore } from './studio/config';
 import { Forks } from './studio/fork';

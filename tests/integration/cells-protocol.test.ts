@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CellRunResult, ServerFrame, type EventFrame } from '../../src-shared/protocol';
 import { registerCellHandlers } from '../../src-main/engine/cells/handlers';
 import { closePythonPools } from '../../src-main/engine/cells/python/pool';
-import type { ClientContext } from '../../src-main/engine/server/rpc';
+import type { ClientContext } from '../../src-main/engine/rpc';
 import { createFakeRobot } from './helpers/fakeRobot';
 
 function client(): { ctx: ClientContext; events: EventFrame[]; abort(): void } {

@@ -6,8 +6,8 @@
 import type { CellImageInfo, CellRunResult, ParamsOf } from '../../../src-shared/protocol';
 import type { CellLanguage, InstanceRef } from '../../../src-shared/episode';
 import type { PrimitiveRegistry } from '../primitives/types';
-import type { ClientContext, Handler } from '../server/rpc';
-import { RpcError } from '../server/rpc';
+import type { ClientContext, Handler } from '../rpc';
+import { RpcError } from '../rpc';
 import { CellBusyError, type CellRuntime } from './cellRuntime';
 import { createCellRuntime } from './factory';
 import type { CellImage, CellResult, ImageExtractor } from './types';

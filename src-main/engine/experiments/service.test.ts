@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { ConfigStore } from '../studio/config';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import { ExperimentService, workerKeyEnv } from './service';
 import { prepareExperiment } from './setup';
 

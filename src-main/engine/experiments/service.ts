@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentSpecInput, PairedUnit } from '../../../src-shared/experiments';
 import type { EventFrame, ExperimentListItem, ParamsOf, ResultOf } from '../../../src-shared/protocol';
-import { RpcError, type Handlers } from '../server/rpc';
+import { RpcError, type Handlers } from '../rpc';
 import { runExperiment, type ExperimentProgress } from './coordinator';
 import { SpecError } from './expand';
 import { ExperimentFolder, ExperimentFormatError } from './folder';

@@ -12,7 +12,7 @@ import {
   type ServerFrame,
 } from '../../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../../src-shared/version';
-import { RpcError, type ClientContext, type Handler, type Handlers } from './rpc';
+import { RpcError, type ClientContext, type Handler, type Handlers } from '../rpc';
 import { contentSecurityPolicy } from '../../../src-shared/csp';
 import { EPISODE_FILE_HEADERS, badRequest, parseRequestUrl, serveFile, serveStatic } from './static';
 

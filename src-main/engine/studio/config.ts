@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { EndpointSettings } from '../../../src-shared/protocol';
 import { DEFAULT_PRICES, PriceTable } from '../../../src-shared/tokens/prices';
 import { defaultEpisodesDir } from '../episodes/store';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 
 /** Where requests go when no base URL is set (the SDK's default). */
 export const DEFAULT_API_ORIGIN = 'https://api.openai.com';

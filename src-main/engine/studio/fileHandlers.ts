@@ -6,8 +6,8 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Handlers } from '../server/rpc';
-import { RpcError } from '../server/rpc';
+import type { Handlers } from '../rpc';
+import { RpcError } from '../rpc';
 import { GrantError, type PathGrants } from './grants';
 import type { EpisodeLibrary } from './library';
 import { UserFileError, readUserFile } from './safeFiles';

@@ -7,7 +7,7 @@
 import type { EpisodeEvent, ModelInfo, ModelReplyEvent } from '../../../src-shared/episode';
 import type { ModelChoice } from '../../../src-shared/protocol';
 import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/model';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
 

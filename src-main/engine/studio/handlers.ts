@@ -1,6 +1,6 @@
 /** The studio's requests, wired to the library, live runs, the scene viewer and the config. */
-import type { Handlers } from '../server/rpc';
-import { RpcError } from '../server/rpc';
+import type { Handlers } from '../rpc';
+import { RpcError } from '../rpc';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { ENVIRONMENT_ENTRIES } from '../agent/environments';
 import type { RobotEnvironment } from '../agent/robot/robotEnvironment';

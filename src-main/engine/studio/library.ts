@@ -9,7 +9,7 @@ import { EpisodeEvent, EpisodeFormatError, migrateMeta, outcomeOf, type EpisodeM
 import type { EpisodeSummary } from '../../../src-shared/protocol';
 import { EVENTS_FILE, META_FILE, loadEpisode, newEpisodeId, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import { isWithin, realFileInside } from './safeFiles';
 
 const SIDECAR = 'studio.json';

@@ -11,7 +11,7 @@ import type { Environment } from '../agent/environment';
 import { allTaskIds, environmentOfTask } from '../agent/environments';
 import type { RobotEnvironment } from '../agent/robot/robotEnvironment';
 import type { Sim } from '../sim/sim';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import type { ConfigStore } from './config';
 import type { EpisodeLibrary } from './library';
 import { Pacer } from './pacer';

@@ -8,7 +8,7 @@ import type { CellDetail, CellLanguage, InstanceRef } from '../../../src-shared/
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
 import { sceneFrame } from './viewer';

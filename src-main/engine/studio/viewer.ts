@@ -8,7 +8,7 @@ import type { SceneFrame } from '../../../src-shared/protocol';
 import type { SceneDescription } from '../../../src-shared/scene/description';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { extractSceneDescription, type SceneModelSource } from '../render/sceneDescription';
-import { RpcError } from '../server/rpc';
+import { RpcError } from '../rpc';
 import type { Sim, SimSnapshot } from '../sim/sim';
 import { createEpisodeWorld, type EpisodeWorld } from '../tasks/episode';
 import type { EpisodeLibrary } from './library';

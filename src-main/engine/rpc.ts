@@ -1,4 +1,4 @@
-import type { EventFrame, MethodName, ParamsOf, ResultOf } from '../../../src-shared/protocol';
+import type { EventFrame, MethodName, ParamsOf, ResultOf } from '../../src-shared/protocol';
 
 /** What a request handler knows about the connection that sent it. */
 export interface ClientContext {
