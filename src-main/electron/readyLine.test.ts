@@ -1,8 +1,21 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatReadyLine } from '../../src-shared/readyLine';
 import { ReadyLineError, ReadyLineParser, waitForReadyLine } from './readyLine';
 
 describe('ReadyLineParser', () => {
+  it("reads the line the engine's serve command formats", () => {
+    const line = formatReadyLine({ port: 40123, pid: 77 });
+    expect(line.endsWith('\n')).toBe(true);
+    expect(new ReadyLineParser().push(line)).toEqual({ port: 40123, pid: 77 });
+  });
+
+  it('the engine cannot format a ready line its shell would refuse', () => {
+    expect(() => formatReadyLine({ port: 0, pid: 77 })).toThrow();
+    expect(() => formatReadyLine({ port: 80.5, pid: 77 })).toThrow();
+    expect(() => formatReadyLine({ port: 80, pid: -1 })).toThrow();
+  });
+
   it('skips noise before the ready line and reports it', () => {
     const noise: string[] = [];
     const parser = new ReadyLineParser((l) => noise.push(l));

@@ -1,13 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
+import { parseReadyLine, type EngineReady } from '../../src-shared/readyLine';
 
-/** The one line `robocell serve` prints on stdout once it listens. */
-export const ReadyLine = z.object({
-  ready: z.object({ port: z.number().int().min(1).max(65535), pid: z.number().int().positive() }),
-});
-export type ReadyLine = z.infer<typeof ReadyLine>;
-export type EngineReady = ReadyLine['ready'];
+export type { EngineReady };
 
 export class ReadyLineError extends Error {
   override name = 'ReadyLineError';
@@ -25,7 +20,8 @@ const MAX_LINE_CHARS = 64 * 1024;
 /**
  * Finds the ready line in the engine's stdout, fed chunk by chunk. Lines before it (a warning
  * from Node, a stray log) are noise and go to `onNoise`; a line that opens with `{` must be JSON,
- * and a JSON object with a `ready` key must match ReadyLine, else the engine is not one we know.
+ * and a JSON object with a `ready` key must match ReadyLine (src-shared/readyLine), else the
+ * engine is not one we know.
  */
 export class ReadyLineParser {
   private readonly decoder = new StringDecoder('utf8');
@@ -66,22 +62,10 @@ export class ReadyLineParser {
   }
 }
 
-function parseLine(raw: string): EngineReady | null {
-  const line = raw.trim();
-  if (!line.startsWith('{')) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (err) {
-    throw new ReadyLineError(`malformed JSON on the engine's stdout (${(err as Error).message}): ${line.slice(0, 200)}`);
-  }
-  if (typeof value !== 'object' || value === null || !('ready' in value)) return null;
-  const parsed = ReadyLine.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ReadyLineError(`the engine's ready line is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}: ${line.slice(0, 200)}`);
-  }
-  return parsed.data.ready;
+function parseLine(line: string): EngineReady | null {
+  const read = parseReadyLine(line);
+  if (read.kind === 'invalid') throw new ReadyLineError(read.message);
+  return read.kind === 'ready' ? read.ready : null;
 }
 
 export interface WaitForReadyOptions {

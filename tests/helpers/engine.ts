@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parseReadyLine } from '../../src-shared/readyLine';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -31,15 +32,12 @@ export async function startEngineProcess(opts: { token?: string; args?: string[]
     const timer = setTimeout(() => reject(new Error(`engine did not become ready in 20 s:\n${err}`)), 20_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      try {
-        const msg = JSON.parse(line) as { ready?: { port: number } };
-        if (msg.ready) {
-          clearTimeout(timer);
-          resolve(msg.ready.port);
-        }
-      } catch {
-        // other output before the ready line
-      }
+      // Other output before the ready line is noise; a malformed ready line fails the start.
+      const read = parseReadyLine(line);
+      if (read.kind === 'other') return;
+      clearTimeout(timer);
+      if (read.kind === 'ready') resolve(read.ready.port);
+      else reject(new Error(`${read.message}\n${err}`));
     });
     child.once('exit', (code) => reject(new Error(`engine exited with ${code} before ready:\n${err}`)));
   });

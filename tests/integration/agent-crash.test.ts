@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { startTestServer, type TestServer } from '../../src-main/engine/agent/testServer';
 import { loadEpisode, rebuildContext } from '../../src-main/engine/episodes/store';
-import { replayEpisode } from '../../src-main/engine/episodes/replay';
+import { replayEpisode } from '../../src-main/engine/agent/replay';
 import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
 import { packageRoot } from '../../src-main/engine/paths';
 

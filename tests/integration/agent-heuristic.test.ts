@@ -18,7 +18,7 @@ import { createOpenAIModel } from '../../src-main/engine/agent/openai/openaiMode
 import { createRobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { startTestServer, type TestServer } from '../../src-main/engine/agent/testServer';
 import type { WireRequest } from '../../src-main/engine/agent/wire';
-import { replayEpisode } from '../../src-main/engine/episodes/replay';
+import { replayEpisode } from '../../src-main/engine/agent/replay';
 import { loadEpisode } from '../../src-main/engine/episodes/store';
 import { TASKS } from '../../src-main/engine/tasks/registry';
 

@@ -12,7 +12,7 @@ import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heur
 import { DEFAULT_SETTINGS, runEpisode } from '../../src-main/engine/agent/loop';
 import { createRobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { closePythonPools } from '../../src-main/engine/cells/python/pool';
-import { replayEpisode } from '../../src-main/engine/episodes/replay';
+import { replayEpisode } from '../../src-main/engine/agent/replay';
 import { loadEpisode } from '../../src-main/engine/episodes/store';
 
 const root = mkdtempSync(join(tmpdir(), 'robocell-python-agent-'));

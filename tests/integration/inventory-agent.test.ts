@@ -13,7 +13,7 @@ import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heur
 import { createInventoryEnvironment } from '../../src-main/engine/agent/inventory/inventoryEnvironment';
 import { INVENTORY_TASKS } from '../../src-main/engine/agent/inventory/tasks';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../../src-main/engine/agent/loop';
-import { replayEpisode } from '../../src-main/engine/episodes/replay';
+import { replayEpisode } from '../../src-main/engine/agent/replay';
 
 const out = mkdtempSync(join(tmpdir(), 'inv-agent-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

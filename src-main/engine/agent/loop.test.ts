@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEpisode, rebuildContext } from '../episodes/store';
-import { replayEpisode } from '../episodes/replay';
+import { replayEpisode } from './replay';
 import { DEFAULT_SETTINGS, runEpisode } from './loop';
 import type { Model } from './model';
 import { createScriptedModel } from './testing/scriptedModel';

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Page } from 'playwright-core';
+import { parseReadyLine } from '../../../src-shared/readyLine';
 import { packageRoot } from '../paths';
 import type { BenchSuite } from './suite';
 
@@ -23,7 +24,9 @@ async function startEngine(): Promise<{ url: string; stop(): void }> {
   });
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (l) => {
-      if (l.startsWith('{"ready"')) resolve((JSON.parse(l) as { ready: { port: number } }).ready.port);
+      const read = parseReadyLine(l);
+      if (read.kind === 'ready') resolve(read.ready.port);
+      else if (read.kind === 'invalid') reject(new Error(read.message));
     });
     child.once('exit', (c) => reject(new Error(`engine exited (${c})`)));
   });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EPISODE_SCHEMA_VERSION } from '../../../src-shared/episode';
 import { createToyEnvironment } from '../agent/testing/toyEnvironment';
 import { packageRoot } from '../paths';
-import { replayEpisode } from './replay';
+import { replayEpisode } from '../agent/replay';
 import { deserializeSnapshot, serializeSnapshot } from './snapshot';
 import { listEpisodes, loadEpisode, rebuildContext } from './store';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENVIRONMENTS } from '../../agent/environments';
-import { replayEpisode } from '../../episodes/replay';
+import { replayEpisode } from '../../agent/replay';
 import { UsageError, type Command } from '../command';
 
 export const replayCommand: Command = {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEngine } from '../../engine';
+import { formatReadyLine } from '../../../../src-shared/readyLine';
 import { readGrantLines } from '../../studio/grants';
 import { UsageError, type Command } from '../command';
 
@@ -58,7 +59,7 @@ export const serveCommand: Command = {
     // The shell grants files chosen in its native dialogs over our stdin, a pipe only it holds.
     if (values['parent-stdin']) readGrantLines(process.stdin, engine.grants);
     // The one machine-readable line a parent (the Electron shell, tests) waits for.
-    process.stdout.write(JSON.stringify({ ready: { port: engine.server.port, pid: process.pid } }) + '\n');
+    process.stdout.write(formatReadyLine({ port: engine.server.port, pid: process.pid }));
     if (!values['parent-stdin']) process.stderr.write(`Robocell Studio engine listening. Open:\n  ${engine.server.url}\n`);
 
     return await finished.then((code) => {
