@@ -86,7 +86,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     staticDir,
     extraOrigins: opts.extraOrigins,
     handlers,
-    capabilities: ['sim', 'render', 'cells', 'agent', 'episodes'],
     privateFiles: (pathname) => {
       // /episodes/<id>/files/<relative path>
       const m = /^\/episodes\/([^/]+)\/files\/(.+)$/.exec(pathname);

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { method } from './frame';
 
-export const Capability = z.enum(['sim', 'render', 'cells', 'agent', 'episodes']);
-export type Capability = z.infer<typeof Capability>;
-
 export const ServerHello = z.object({
   type: z.literal('server/hello'),
   protocolVersion: z.number().int(),
   engineVersion: z.string(),
-  capabilities: z.array(Capability),
   pid: z.number().int(),
 });
 export type ServerHello = z.infer<typeof ServerHello>;

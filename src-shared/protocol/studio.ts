@@ -174,9 +174,8 @@ export const studioMethods = {
 
 export const RunEvent = z.object({ type: z.literal('run/event'), episodeId: z.string(), event: EpisodeEvent });
 export const RunStateChanged = z.object({ type: z.literal('run/state-changed'), episodeId: z.string(), state: RunState, error: z.string().nullable() });
-export const ModelDelta = z.object({ type: z.literal('run/model-delta'), episodeId: z.string(), call: z.number().int(), text: z.string() });
 /** Contact points of a live run, a few times a second (the pose stream carries only bodies). */
 export const ContactsUpdated = z.object({ type: z.literal('scene/contacts-updated'), episodeId: z.string(), contacts: z.array(Vec3M) });
 export const EpisodesChanged = z.object({ type: z.literal('episodes/changed') });
 
-export const studioEvents = [RunEvent, RunStateChanged, ModelDelta, ContactsUpdated, EpisodesChanged] as const;
+export const studioEvents = [RunEvent, RunStateChanged, ContactsUpdated, EpisodesChanged] as const;

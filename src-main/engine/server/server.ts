@@ -6,7 +6,6 @@ import {
   ClientFrame,
   MAX_FRAME_BYTES,
   isMethod,
-  type Capability,
   type ErrorFrame,
   type EventFrame,
   type ServerFrame,
@@ -31,7 +30,6 @@ export interface EngineServerOptions {
   /** Origins allowed besides the server's own (e.g. a Vite dev server). */
   extraOrigins?: string[];
   handlers?: Handlers;
-  capabilities?: Capability[];
   /** Requests per second per connection before `rate-limited` (token bucket). */
   rateLimitPerSec?: number;
   /** A pose frame is held back (latest wins) while a client has more than this buffered. */
@@ -163,7 +161,6 @@ export async function startEngineServer(opts: EngineServerOptions = {}): Promise
       type: 'server/hello',
       protocolVersion: PROTOCOL_VERSION,
       engineVersion: ENGINE_VERSION,
-      capabilities: opts.capabilities ?? [],
       pid: process.pid,
     });
     ws.on('message', (data, isBinary) => {

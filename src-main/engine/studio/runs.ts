@@ -186,9 +186,6 @@ export class RunManager {
         o.onEvent?.(event);
         this.host.broadcast({ type: 'run/event', episodeId: run.episodeId, event });
       },
-      onDelta: (d) => {
-        if (d.text) this.host.broadcast({ type: 'run/model-delta', episodeId: run.episodeId, call: run.currentCall, text: d.text });
-      },
       beforeCall: async (call) => {
         if (o.stopAfterCall !== null && call > o.stopAfterCall) run.abort.abort(`ended after call ${o.stopAfterCall}, as the replay asked`);
         await run.beforeCall(call);
