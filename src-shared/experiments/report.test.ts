@@ -3,7 +3,8 @@ import { buildCompareReport } from './compare';
 import { callsHistogramPlot, reportPlots, successByFamilyPlot } from './plots';
 import { bootstrapNote } from './format';
 import { buildExperimentReport, episodesByArm, pairRecords } from './report';
-import { EXPERIMENT_SCHEMA_VERSION, failureEnding, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
+import { ExperimentReportSchema } from './reportSchema';
+import { EXPERIMENT_SCHEMA_VERSION, failureEnding, keyId, type ExperimentKey, type ExperimentManifest, type ResultRecord } from './spec';
 
 const manifest: ExperimentManifest = {
   schemaVersion: EXPERIMENT_SCHEMA_VERSION,
@@ -103,6 +104,47 @@ describe('buildExperimentReport', () => {
     const shuffled = buildExperimentReport({ manifest, planned, records: [...records].reverse(), attempts: [{ key: { taskId: 'b', variant: 'default', seed: 2, repeat: 0, arm: 'code' }, at: '', outcome: 'stopped', detail: 'Ctrl-C', folder: null }] });
     expect(shuffled).toEqual(r);
     expect(r.paper).toMatchObject({ n: 700, success: { tools: 0.631, code: 0.717 }, bothSolvedRatios: { llmCalls: 0.51, inputTokens: 0.35 } });
+  });
+
+  it('counts a result-less key by its last attempt: failed ones as engine errors, stopped and interrupted ones as stopped', () => {
+    const k = (taskId: string, seed: number, arm: 'tools' | 'code'): ExperimentKey => ({ taskId, variant: 'default', seed, repeat: 0, arm });
+    const attempt = (key: ExperimentKey, outcome: 'stopped' | 'interrupted' | 'worker-died' | 'failed') => ({ key, at: '', outcome, detail: outcome, folder: null });
+    // b/2/code has no result; without b/2/tools too, and with a/0/code failed but later recorded.
+    const rs = records.filter((x) => keyId(x.key) !== 'b/default/s2/r0/tools');
+    const withTools = buildExperimentReport({
+      manifest,
+      planned,
+      records: [...rs, rec('b', 2, 'tools', true, 12, 1500)],
+      attempts: [
+        // failed three times in the queue, each attempt on the log
+        attempt(k('b', 2, 'code'), 'failed'),
+        attempt(k('b', 2, 'code'), 'failed'),
+        attempt(k('b', 2, 'code'), 'failed'),
+        // a failure that was re-run and recorded is no ending of its own
+        attempt(k('a', 0, 'code'), 'worker-died'),
+      ],
+    });
+    expect(withTools.arms.code.endings).toMatchObject({ stopped: 0, 'engine-error': 1 });
+    expect(withTools.experiment).toMatchObject({ stopped: 0, failed: 1, missing: 1 });
+    expect(withTools.unpaired).toEqual([expect.objectContaining({ pairId: 'b/default/s2/r0', missing: [{ arm: 'code', status: 'failed' }] })]);
+    // Its endings keep the recorded failures as they were.
+    expect(withTools.arms.tools.endings).toEqual(r.arms.tools.endings);
+
+    // The last attempt decides: a failed key whose retry was Ctrl-C'd is stopped (a resume runs it),
+    // a stopped key whose retry died with its worker is failed; an interrupted run is stopped.
+    const mixed = buildExperimentReport({
+      manifest,
+      planned,
+      records: rs,
+      attempts: [attempt(k('b', 2, 'code'), 'failed'), attempt(k('b', 2, 'code'), 'stopped'), attempt(k('b', 2, 'tools'), 'stopped'), attempt(k('b', 2, 'tools'), 'worker-died')],
+    });
+    expect(mixed.arms.code.endings).toMatchObject({ stopped: 1, 'engine-error': 0 });
+    expect(mixed.arms.tools.endings).toMatchObject({ stopped: 0, 'engine-error': r.arms.tools.endings['engine-error'] + 1 });
+    expect(mixed.experiment).toMatchObject({ stopped: 1, failed: 1, missing: 2 });
+    const interrupted = buildExperimentReport({ manifest, planned, records, attempts: [attempt(k('b', 2, 'code'), 'interrupted')] });
+    expect(interrupted.unpaired[0].missing).toEqual([{ arm: 'code', status: 'stopped' }]);
+    expect(interrupted.arms.code.endings).toEqual(r.arms.code.endings);
+    expect(ExperimentReportSchema.parse(mixed)).toEqual(mixed);
   });
 
   it('draws four plots with data and no external reference', () => {

@@ -23,11 +23,14 @@ export const PAPER_FIGURES: PaperFigures = {
   bothSolvedRatios: { llmCalls: 0.51, inputTokens: 0.35 },
 };
 
+/** What became of a planned key without a result, by its last attempt. */
+export type UnrecordedStatus = 'not-run' | 'stopped' | 'failed';
+
 export interface UnpairedEntry {
   pairId: string;
   key: ExperimentKey;
-  /** The arm(s) the pair lacks, and why: not run yet, or its attempt was stopped. */
-  missing: Array<{ arm: Arm; status: 'not-run' | 'stopped' }>;
+  /** The arm(s) the pair lacks, and why: not run yet, its last attempt was stopped, or it failed (engine or worker error). */
+  missing: Array<{ arm: Arm; status: UnrecordedStatus }>;
 }
 
 export interface ExperimentReport {
@@ -42,7 +45,10 @@ export interface ExperimentReport {
     recorded: number;
     /** Keys of the spec without a result (not run yet, or stopped). */
     missing: number;
+    /** Keys without a result whose last attempt was stopped (Ctrl-C, a cap) or interrupted (a killed run): a resume re-runs them. */
     stopped: number;
+    /** Keys without a result whose last attempt failed: an engine error, a worker that died, a queue job out of attempts. */
+    failed: number;
     /** Why the last run ended, e.g. "stopped at --max-cost-usd 2 ($2.01 spent)"; null when complete. */
     lastRunEnd: { end: SessionRecord['end']; detail: string } | null;
     /** Set when tokens and costs were re-estimated for another model: figures are estimates. */
@@ -100,7 +106,14 @@ export function pairRecords(input: Pick<ReportInput, 'records' | 'figures' | 'at
   const byKey = new Map<string, ResultRecord>();
   for (const r of input.records) if (!byKey.has(keyId(r.key))) byKey.set(keyId(r.key), r);
   const fig = (r: ResultRecord) => input.figures?.get(keyId(r.key)) ?? figuresOf(r);
-  const stoppedKeys = new Set((input.attempts ?? []).map((a) => keyId(a.key)).filter((k) => !byKey.has(k)));
+  // A key without a result is as its last attempt left it: attempts.jsonl is append-only, so the
+  // last line of a key is its latest attempt (a failure that a Ctrl-C'd retry followed is stopped).
+  const lastAttempt = new Map<string, AttemptRecord['outcome']>();
+  for (const a of input.attempts ?? []) if (!byKey.has(keyId(a.key))) lastAttempt.set(keyId(a.key), a.outcome);
+  const stoppedKeys = new Set<string>();
+  const failedKeys = new Set<string>();
+  for (const [k, outcome] of lastAttempt) (outcome === 'stopped' || outcome === 'interrupted' ? stoppedKeys : failedKeys).add(k);
+  const statusOf = (k: string): UnrecordedStatus => (stoppedKeys.has(k) ? 'stopped' : failedKeys.has(k) ? 'failed' : 'not-run');
   const byPair = new Map<string, Partial<Record<Arm, ResultRecord>>>();
   for (const r of byKey.values()) {
     const p = byPair.get(pairId(r.key)) ?? {};
@@ -117,9 +130,9 @@ export function pairRecords(input: Pick<ReportInput, 'records' | 'figures' | 'at
     const have = (p.tools ?? p.code)!;
     const missingArm: Arm = p.tools ? 'code' : 'tools';
     const k = { ...have.key, arm: missingArm };
-    unpaired.push({ pairId: id, key: have.key, missing: [{ arm: missingArm, status: stoppedKeys.has(keyId(k)) ? 'stopped' : 'not-run' }] });
+    unpaired.push({ pairId: id, key: have.key, missing: [{ arm: missingArm, status: statusOf(keyId(k)) }] });
   }
-  return { byKey, fig, stoppedKeys, units, unpaired };
+  return { byKey, fig, stoppedKeys, failedKeys, units, unpaired };
 }
 
 /** The paired episodes of each arm, for the plots. */
@@ -130,14 +143,18 @@ export function episodesByArm(units: readonly PairedUnit[]): EpisodesByArm {
 export function buildExperimentReport(input: ReportInput): ExperimentReport {
   const { manifest } = input;
   // Strict pairing: a unit needs both arms of the same instance; anything else is listed, not mixed in.
-  const { byKey, fig, stoppedKeys, units, unpaired } = pairRecords(input);
+  const { byKey, fig, stoppedKeys, failedKeys, units, unpaired } = pairRecords(input);
   const s = pairedStats(units, input.options);
-  const stoppedByArm = { tools: 0, code: 0 };
-  for (const k of stoppedKeys) stoppedByArm[k.endsWith('/tools') ? 'tools' : 'code']++;
-  const arms = {
-    tools: { ...s.sides.a, endings: { ...s.sides.a.endings, stopped: s.sides.a.endings.stopped + stoppedByArm.tools } },
-    code: { ...s.sides.b, endings: { ...s.sides.b.endings, stopped: s.sides.b.endings.stopped + stoppedByArm.code } },
-  };
+  // Result-less keys join the endings table: stopped ones as stopped, failed ones as engine errors.
+  const armOf = (k: string): Arm => (k.endsWith('/tools') ? 'tools' : 'code');
+  const unrecorded = { tools: { stopped: 0, failed: 0 }, code: { stopped: 0, failed: 0 } };
+  for (const k of stoppedKeys) unrecorded[armOf(k)].stopped++;
+  for (const k of failedKeys) unrecorded[armOf(k)].failed++;
+  const withUnrecorded = (side: SideSummary, u: { stopped: number; failed: number }): SideSummary => ({
+    ...side,
+    endings: { ...side.endings, stopped: side.endings.stopped + u.stopped, 'engine-error': side.endings['engine-error'] + u.failed },
+  });
+  const arms = { tools: withUnrecorded(s.sides.a, unrecorded.tools), code: withUnrecorded(s.sides.b, unrecorded.code) };
 
   // In key order, so float sums do not depend on the order results were appended in.
   const all = [...byKey.values()].sort((x, y) => keyId(x.key).localeCompare(keyId(y.key)));
@@ -177,6 +194,7 @@ export function buildExperimentReport(input: ReportInput): ExperimentReport {
       recorded: byKey.size,
       missing: missingKeys.length,
       stopped: stoppedKeys.size,
+      failed: failedKeys.size,
       lastRunEnd: last && last.end !== 'complete' ? { end: last.end, detail: last.detail } : null,
       repriced: input.repriced ?? null,
     },

@@ -29,6 +29,7 @@ export const ExperimentReportSchema = z.object({
     recorded: z.number(),
     missing: z.number(),
     stopped: z.number(),
+    failed: z.number(),
     lastRunEnd: z.object({ end: z.enum(['complete', 'max-cost', 'max-calls', 'interrupted', 'failed']), detail: z.string() }).nullable(),
     repriced: z.object({ model: z.string(), detail: z.string().nullable(), note: z.string() }).nullable(),
   }),
@@ -42,7 +43,7 @@ export const ExperimentReportSchema = z.object({
     z.object({
       pairId: z.string(),
       key: z.object({ taskId: z.string(), variant: z.string(), seed: z.number(), repeat: z.number(), arm: Arm }),
-      missing: z.array(z.object({ arm: Arm, status: z.enum(['not-run', 'stopped']) })),
+      missing: z.array(z.object({ arm: Arm, status: z.enum(['not-run', 'stopped', 'failed']) })),
     }),
   ),
   estimate: z.object({ perEpisode: z.object({ tools: PerEpisode, code: PerEpisode }), fullSpec: Projection, remaining: Projection }),

@@ -242,7 +242,10 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
           rmSync(stage, { recursive: true, force: true });
           return;
         }
-        folder.keepAttempt(stagedEpisode(stage), key, err instanceof WorkerDiedError ? 'worker-died' : 'stopped', msg);
+        // While the run stops, an attempt that ends in an error was stopped (a second Ctrl-C kills
+        // the workers); otherwise it failed, and the report counts it as an engine error.
+        const outcome = stopping ? 'stopped' : err instanceof WorkerDiedError ? 'worker-died' : 'failed';
+        folder.keepAttempt(stagedEpisode(stage), key, outcome, msg);
         const n = (attempts.get(keyId(key)) ?? 0) + 1;
         attempts.set(keyId(key), n);
         if (!stopping && n < (o.maxAttempts ?? 3)) queue.unshift(key);

@@ -59,7 +59,7 @@ export function reportHtml(r: ExperimentReport, plots: ReportPlots, title?: stri
     `<div class="plots">${Object.entries(plots).map(([id, svg]) => `<figure id="plot-${id}">${svg}</figure>`).join('')}</div>`,
     '<h2>How failures ended</h2>',
     table(['arm', ...FAILURE_ENDINGS], (['tools', 'code'] as const).map((a) => [a, ...FAILURE_ENDINGS.map((f) => String(r.arms[a].endings[f]))])),
-    '<p class="muted">"stopped" counts attempts stopped by Ctrl-C or a cap that have no result yet; a resume runs them again from the start.</p>',
+    '<p class="muted">"stopped" counts attempts stopped by Ctrl-C or a cap that have no result yet; a resume runs them again from the start. "engine-error" also counts episodes without a result whose last attempt failed (an engine error, a worker that died, a queue job out of attempts).</p>',
     '<h2>By family</h2>',
     groupTable(r.byFamily, 'family'),
     '<h2>By task</h2>',
