@@ -1,11 +1,12 @@
 /**
  * Replay: rebuild the world from the episode's instance, re-execute every recorded action in
  * order, and compare the state hash after each with the recorded one. Mismatches are listed,
- * never hidden.
+ * never hidden. `checkStateHashes` is the one comparison of a re-execution with a recording:
+ * replay uses it here, and the studio's fork (which re-executes through the agent loop) too.
  */
-import type { ActionEvent } from '../../../src-shared/episode';
-import type { Environment, EnvironmentFactory } from '../agent/environment';
-import { loadEpisode } from './store';
+import type { ActionEvent, EpisodeEvent } from '../../../src-shared/episode';
+import { loadEpisode } from '../episodes/store';
+import type { Environment, EnvironmentFactory } from './environment';
 
 export interface ReplayStep {
   index: number;
@@ -27,6 +28,54 @@ export interface ReplayReport {
   wallMs: number;
 }
 
+/** One recorded state (0: the initial state, i: after action i) against the re-executed one. */
+export interface HashCheck {
+  index: number;
+  expectedHash: string;
+  /** null: the re-execution never got this far. */
+  actualHash: string | null;
+  match: boolean;
+}
+
+export interface HashComparison {
+  checks: HashCheck[];
+  /** The first state whose hash differs or is missing; null when all matched. */
+  firstMismatch: number | null;
+  /** The first state the re-execution did not reach; null when it reached them all. */
+  firstMissing: number | null;
+}
+
+/**
+ * Compares re-executed state hashes (`actual`: 0 for the initial state, i after action i) with
+ * those recorded in `recorded`, for the initial state and every recorded action before
+ * `beforeAction` (all of them when omitted), in order.
+ */
+export function checkStateHashes(recorded: readonly EpisodeEvent[], actual: ReadonlyMap<number, string>, opts: { beforeAction?: number } = {}): HashComparison {
+  const expected: Array<[number, string]> = [];
+  for (const e of recorded) {
+    if (e.type === 'start') expected.push([0, e.stateHash]);
+    else if (e.type === 'action') expected.push([e.index, e.stateHash]);
+  }
+  const before = opts.beforeAction ?? Infinity;
+  const checks: HashCheck[] = [];
+  let firstMismatch: number | null = null;
+  let firstMissing: number | null = null;
+  for (const [index, expectedHash] of expected) {
+    if (index >= before) continue;
+    const actualHash = actual.get(index) ?? null;
+    const match = actualHash === expectedHash;
+    checks.push({ index, expectedHash, actualHash, match });
+    if (!match) firstMismatch ??= index;
+    if (actualHash === null) firstMissing ??= index;
+  }
+  // An episode without a start event cannot have its initial state checked: that is a mismatch.
+  if (before > 0 && !expected.some(([i]) => i === 0)) {
+    checks.unshift({ index: 0, expectedHash: '', actualHash: actual.get(0) ?? null, match: false });
+    firstMismatch = 0;
+  }
+  return { checks, firstMismatch, firstMissing };
+}
+
 async function reexecute(env: Environment, a: ActionEvent, budgets: { maxSimSteps: number; maxWallMs: number }): Promise<void> {
   if (a.kind === 'tool') {
     await env.callPrimitive(a.name, a.args);
@@ -43,16 +92,19 @@ export async function replayEpisode(dir: string, factories: Record<string, Envir
   if (!factory) throw new Error(`replay: no environment "${ep.meta.environment}" (known: ${Object.keys(factories).join(', ')})`);
   const env = await factory(ep.meta.instance, { language: ep.meta.settings.language });
   try {
-    const start = ep.events.find((e) => e.type === 'start');
-    const initialMatch = start?.type === 'start' ? start.stateHash === env.stateHash() : false;
-    const steps: ReplayStep[] = [];
-    for (const e of ep.events) {
-      if (e.type !== 'action') continue;
+    const actual = new Map<number, string>([[0, env.stateHash()]]);
+    const actions = ep.events.filter((e): e is ActionEvent => e.type === 'action');
+    for (const e of actions) {
       await reexecute(env, e, { maxSimSteps: ep.meta.settings.budgets.maxSimSteps, maxWallMs: Math.max(60_000, e.wallMs * 4) });
-      const actualHash = env.stateHash();
-      steps.push({ index: e.index, name: e.name, expectedHash: e.stateHash, actualHash, match: actualHash === e.stateHash });
+      actual.set(e.index, env.stateHash());
     }
-    const mismatches = steps.filter((s) => !s.match).length + (initialMatch ? 0 : 1);
+    const { checks } = checkStateHashes(ep.events, actual);
+    const initialMatch = checks.find((c) => c.index === 0)?.match ?? false;
+    const names = new Map(actions.map((a) => [a.index, a.name]));
+    const steps: ReplayStep[] = checks
+      .filter((c) => c.index > 0)
+      .map((c) => ({ index: c.index, name: names.get(c.index) ?? '', expectedHash: c.expectedHash, actualHash: c.actualHash ?? '', match: c.match }));
+    const mismatches = checks.filter((c) => !c.match).length;
     return { dir, episodeId: ep.meta.id, matched: mismatches === 0, initialMatch, steps, mismatches, truncatedTail: ep.truncatedTail, wallMs: Date.now() - t0 };
   } finally {
     env.dispose();

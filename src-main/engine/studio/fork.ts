@@ -1,12 +1,13 @@
 /**
  * Edit and replay: a new episode re-executes the parent's recorded replies up to the edited
- * action (the loop checks nothing itself; we compare its state hashes with the parent's), runs
- * the edited action, then stops or hands the conversation to a model. It is a fork: saved on its
- * own and linked to its parent.
+ * action (the loop checks nothing itself; replay's checkStateHashes compares its state hashes with
+ * the parent's), runs the edited action, then stops or hands the conversation to a model. It is a
+ * fork: saved on its own and linked to its parent.
  */
 import type { EpisodeEvent, ModelInfo, ModelReplyEvent } from '../../../src-shared/episode';
 import type { ModelChoice } from '../../../src-shared/protocol';
 import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/model';
+import { checkStateHashes } from '../agent/replay';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
@@ -122,15 +123,9 @@ export class Forks {
     // Answer once the edited action has run (a continuing fork goes on live in the studio).
     await Promise.race([editDone, run.done]);
     if (!req.continueWithModel) await run.done;
-    const parentHash = (i: number) => {
-      const ev = i === 0 ? parent.events.find((e) => e.type === 'start') : actions.find((a) => a.index === i);
-      return ev && (ev.type === 'start' || ev.type === 'action') ? ev.stateHash : null;
-    };
-    let mismatchAt: number | null = null;
-    for (let i = 0; i < req.action && mismatchAt === null; i++) {
-      if (!recorded.has(i)) throw new RpcError('internal', `the replay stopped before action ${i} of ${req.action}; see episode ${run.episodeId}`);
-      if (recorded.get(i) !== parentHash(i)) mismatchAt = i;
-    }
-    return { episodeId: run.episodeId, hashesMatched: mismatchAt === null, mismatchAt };
+    // The replayed prefix (the initial state and every action before the edited one) against the parent.
+    const { firstMismatch, firstMissing } = checkStateHashes(parent.events, recorded, { beforeAction: req.action });
+    if (firstMissing !== null && firstMissing === firstMismatch) throw new RpcError('internal', `the replay stopped before action ${firstMissing} of ${req.action}; see episode ${run.episodeId}`);
+    return { episodeId: run.episodeId, hashesMatched: firstMismatch === null, mismatchAt: firstMismatch };
   }
 }
