@@ -6,7 +6,8 @@ import { cubeR, scatter } from '../layout';
 import { cabinet, COLOUR_NAMES, cube, DRAWER, type SceneObject } from '../objects';
 import type { Rng } from '../prng';
 import { locate, moveTo, pickUp, placeAt, type Steps, settle } from '../solutions/steps';
-import type { InstanceSetup, TaskDef } from '../types';
+import { defineTask } from '../define';
+import type { TaskDef } from '../types';
 import { CUBE_HALF } from './pick-and-place';
 
 const OPEN_ENOUGH_M = 0.12;
@@ -37,18 +38,18 @@ export async function* openDrawer(pullM = PULL_M): Steps {
   yield* moveTo([after.position[0] + 0.045, hy, hz + 0.1], { tolM: 0.01 });
 }
 
-const openTask: TaskDef = {
+const openTask = defineTask({
   id: 'ar-open-drawer',
   family: 'articulated',
   robot: 'arm7',
-  instruction: 'Open the drawer.',
-  paraphrases: ['Pull the drawer open.', 'Slide the cabinet drawer out towards you.', 'Open the cabinet drawer by its handle.'],
+  phrasings: () => ['Open the drawer.', 'Pull the drawer open.', 'Slide the cabinet drawer out towards you.', 'Open the cabinet drawer by its handle.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'cabinet in front of the robot, position varies' },
     { id: 'offset', doc: 'cabinet shifted far left or right' },
     { id: 'distractors', doc: 'two cubes on the table beside the drawer' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [cx, cy] = cabinetPose(rng, variant);
     const objects: SceneObject[] = [cabinet(cx, cy, 0)];
     if (variant === 'distractors') {
@@ -57,8 +58,7 @@ const openTask: TaskDef = {
     }
     return {
       objects,
-      instruction: 'Open the drawer.',
-      paraphrases: ['Pull the drawer open.', 'Slide the cabinet drawer out towards you.', 'Open the cabinet drawer by its handle.'],
+      words: {},
       goal: { drawer: 'drawer' },
       judge: (j) => {
         const q = drawerOpen(j);
@@ -69,26 +69,25 @@ const openTask: TaskDef = {
   async *solution() {
     yield* openDrawer();
   },
-};
+});
 
-const closeTask: TaskDef = {
+const closeTask = defineTask({
   id: 'ar-close-drawer',
   family: 'articulated',
   robot: 'arm7',
-  instruction: 'Close the drawer.',
-  paraphrases: ['Push the drawer shut.', 'Slide the open drawer back into the cabinet.', 'Shut the cabinet drawer.'],
+  phrasings: () => ['Close the drawer.', 'Push the drawer shut.', 'Slide the open drawer back into the cabinet.', 'Shut the cabinet drawer.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'the drawer starts 12–18 cm open' },
     { id: 'half-open', doc: 'the drawer starts 5–10 cm open' },
     { id: 'offset', doc: 'cabinet shifted far left or right' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [cx, cy] = cabinetPose(rng, variant);
     const open = variant === 'half-open' ? rng.uniform(0.05, 0.1) : rng.uniform(0.12, 0.18);
     return {
       objects: [cabinet(cx, cy, open)],
-      instruction: 'Close the drawer.',
-      paraphrases: ['Push the drawer shut.', 'Slide the open drawer back into the cabinet.', 'Shut the cabinet drawer.'],
+      words: {},
       goal: { drawer: 'drawer' },
       judge: (j) => {
         const q = drawerOpen(j);
@@ -110,20 +109,25 @@ const closeTask: TaskDef = {
     yield* moveTo([closedX - 0.07, hy, hz - 0.01], { tolM: 0.01 });
     yield* moveTo([closedX - 0.07, hy, hz + 0.1], { tolM: 0.01 });
   },
-};
+});
 
-const blockInDrawer: TaskDef = {
+const blockInDrawer = defineTask({
   id: 'ar-block-in-drawer',
   family: 'articulated',
   robot: 'arm7',
-  instruction: 'Open the drawer and put the red block inside.',
-  paraphrases: ['Pull the drawer out, then place the red cube in it.', 'Put the red block into the drawer (open it first).', 'Open the cabinet drawer and drop the red cube inside.'],
+  phrasings: ({ colour: c }: { colour: string }) => [
+    `Open the drawer and put the ${c} block inside.`,
+    `Pull the drawer out, then place the ${c} cube in it.`,
+    `Put the ${c} block into the drawer (open it first).`,
+    `Open the cabinet drawer and drop the ${c} cube inside.`,
+  ],
+  defaultWords: { colour: 'red' },
   variants: [
     { id: 'default', doc: 'red block beside the cabinet' },
     { id: 'colour-swap', doc: 'the block has another colour (the instruction names it)' },
     { id: 'distractor', doc: 'a second cube of another colour' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [cx, cy] = cabinetPose(rng, variant);
     const colour = variant === 'colour-swap' ? rng.pick(COLOUR_NAMES.filter((c) => c !== 'red')) : 'red';
     const spots = besideDrawer(rng, cy, CUBE_HALF, variant === 'distractor' ? 2 : 1);
@@ -135,8 +139,7 @@ const blockInDrawer: TaskDef = {
     }
     return {
       objects,
-      instruction: `Open the drawer and put the ${colour} block inside.`,
-      paraphrases: [`Pull the drawer out, then place the ${colour} cube in it.`, `Put the ${colour} block into the drawer (open it first).`, `Open the cabinet drawer and drop the ${colour} cube inside.`],
+      words: { colour },
       goal: { object: block, drawer: 'drawer' },
       judge: (j): Verdict => {
         const { x, y, z } = DRAWER.inside;
@@ -158,6 +161,6 @@ const blockInDrawer: TaskDef = {
     yield* placeAt(picked, [(frontX + cabinetFrontX) / 2, d.position[1], DRAWER.inside.z[0] + picked.halfHeight + 0.012], undefined, 0.2);
     yield* settle();
   },
-};
+});
 
 export const articulatedTasks: TaskDef[] = [openTask, closeTask, blockInDrawer];

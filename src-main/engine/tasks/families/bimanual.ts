@@ -3,29 +3,31 @@ import type { Verdict } from '../../primitives/world';
 import { cubeR, scatter, type Region } from '../layout';
 import { bowl, COLOUR_NAMES, cube, tray, TRAY, type SceneObject } from '../objects';
 import { call, locate, moveTo, pickUp, placeAt, type GraspResult, type Steps, settle } from '../solutions/steps';
-import type { InstanceSetup, TaskDef } from '../types';
+import { defineTask } from '../define';
+import type { TaskDef } from '../types';
 import { CUBE_HALF, inBowl } from './pick-and-place';
 
 const LEFT: Region = { x: [0.38, 0.58], y: [0.14, 0.3] };
 const RIGHT: Region = { x: [0.38, 0.58], y: [-0.3, -0.14] };
 const LIFT_M = 0.08;
 
-const handover: TaskDef = {
+const handover = defineTask({
   id: 'bi-handover',
   family: 'bimanual',
   robot: 'bimanual',
-  instruction: 'Hand the red block from the left arm to the right arm.',
-  paraphrases: [
-    'Pass the red cube from the left arm over to the right arm.',
-    'Use the left arm to bring the red block to the right arm, and have the right arm lift it.',
-    'Transfer the red block from the left gripper to the right gripper.',
+  phrasings: ({ from, to }: { from: string; to: string }) => [
+    `Hand the red block from the ${from} arm to the ${to} arm.`,
+    `Pass the red cube from the ${from} arm over to the ${to} arm.`,
+    `Use the ${from} arm to bring the red block to the ${to} arm, and have the ${to} arm lift it.`,
+    `Transfer the red block from the ${from} gripper to the ${to} gripper.`,
   ],
+  defaultWords: { from: 'left', to: 'right' },
   variants: [
     { id: 'default', doc: 'left to right; block on the left side' },
     { id: 'swapped', doc: 'right to left; block on the right side' },
     { id: 'distractor', doc: 'left to right with a distractor cube on the right side' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [from, to] = variant === 'swapped' ? ['right', 'left'] : ['left', 'right'];
     const [bx, by] = scatter(rng, [cubeR(CUBE_HALF)], from === 'left' ? LEFT : RIGHT)[0];
     const objects: SceneObject[] = [cube('red_cube', 'red', CUBE_HALF, bx, by, rng.uniform(-0.6, 0.6))];
@@ -36,12 +38,7 @@ const handover: TaskDef = {
     }
     return {
       objects,
-      instruction: `Hand the red block from the ${from} arm to the ${to} arm.`,
-      paraphrases: [
-        `Pass the red cube from the ${from} arm over to the ${to} arm.`,
-        `Use the ${from} arm to bring the red block to the ${to} arm, and have the ${to} arm lift it.`,
-        `Transfer the red block from the ${from} gripper to the ${to} gripper.`,
-      ],
+      words: { from, to },
       goal: { object: 'red_cube', from, to },
       judge: (j): Verdict => {
         if (!j.holds(to, 'red_cube')) return { success: false, reason: `the ${to} arm does not hold red_cube` };
@@ -59,19 +56,19 @@ const handover: TaskDef = {
     yield* park(goal.from);
     yield* pickUp(goal.object, goal.to, 0.16);
   },
-};
+});
 
-const liftTray: TaskDef = {
+const liftTray = defineTask({
   id: 'bi-lift-tray',
   family: 'bimanual',
   robot: 'bimanual',
-  instruction: 'Lift the tray with both arms.',
-  paraphrases: ['Pick up the tray using both grippers, one at each end.', 'Raise the tray off the table with the two arms.', 'Grab the tray by its two handles and lift it.'],
+  phrasings: () => ['Lift the tray with both arms.', 'Pick up the tray using both grippers, one at each end.', 'Raise the tray off the table with the two arms.', 'Grab the tray by its two handles and lift it.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'a tray between the arms; position and colour vary' },
     { id: 'loaded', doc: 'a cube rides on the tray' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const x = rng.uniform(0.44, 0.54);
     const y = rng.uniform(-0.04, 0.04);
     const colour = rng.pick(['blue', 'green', 'orange']);
@@ -79,8 +76,7 @@ const liftTray: TaskDef = {
     if (variant === 'loaded') objects.push(cube('red_cube', 'red', 0.02, x + rng.uniform(-0.04, 0.04), y + rng.uniform(-0.1, 0.1), rng.uniform(-0.6, 0.6), 0.03));
     return {
       objects,
-      instruction: 'Lift the tray with both arms.',
-      paraphrases: ['Pick up the tray using both grippers, one at each end.', 'Raise the tray off the table with the two arms.', 'Grab the tray by its two handles and lift it.'],
+      words: {},
       goal: { tray: 'tray' },
       judge: (j): Verdict => {
         if (j.pos('tray')[2] < LIFT_M) return { success: false, reason: `the tray is not lifted ${LIFT_M * 100} cm` };
@@ -112,23 +108,25 @@ const liftTray: TaskDef = {
       }
     }
   },
-};
+});
 
-const twoInBowl: TaskDef = {
+const twoInBowl = defineTask({
   id: 'bi-cubes-in-bowl',
   family: 'bimanual',
   robot: 'bimanual',
-  instruction: 'Put both cubes in the bowl: the left arm takes the red cube, the right arm the blue cube.',
-  paraphrases: [
-    'Each arm puts its cube into the bowl in the middle: red with the left, blue with the right.',
-    'Drop the red cube (left arm) and the blue cube (right arm) into the bowl.',
-    'Use the left arm for the red cube and the right arm for the blue cube; both go in the bowl.',
+  /** The colours of the cubes the left and the right arm take. */
+  phrasings: ({ left: lc, right: rc }: { left: string; right: string }) => [
+    `Put both cubes in the bowl: the left arm takes the ${lc} cube, the right arm the ${rc} cube.`,
+    `Each arm puts its cube into the bowl in the middle: ${lc} with the left, ${rc} with the right.`,
+    `Drop the ${lc} cube (left arm) and the ${rc} cube (right arm) into the bowl.`,
+    `Use the left arm for the ${lc} cube and the right arm for the ${rc} cube; both go in the bowl.`,
   ],
+  defaultWords: { left: 'red', right: 'blue' },
   variants: [
     { id: 'default', doc: 'red on the left, blue on the right' },
     { id: 'swapped', doc: 'blue on the left, red on the right (the instruction swaps the arms)' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [lc, rc] = variant === 'swapped' ? ['blue', 'red'] : ['red', 'blue'];
     const bowlXY: [number, number] = [rng.uniform(0.45, 0.55), rng.uniform(-0.03, 0.03)];
     const [lx, ly] = scatter(rng, [cubeR(CUBE_HALF)], LEFT)[0];
@@ -136,12 +134,7 @@ const twoInBowl: TaskDef = {
     const objects = [bowl('bowl', 'yellow', ...bowlXY), cube(`${lc}_cube`, lc, CUBE_HALF, lx, ly, rng.uniform(-0.6, 0.6)), cube(`${rc}_cube`, rc, CUBE_HALF, rx, ry, rng.uniform(-0.6, 0.6))];
     return {
       objects,
-      instruction: `Put both cubes in the bowl: the left arm takes the ${lc} cube, the right arm the ${rc} cube.`,
-      paraphrases: [
-        `Each arm puts its cube into the bowl in the middle: ${lc} with the left, ${rc} with the right.`,
-        `Drop the ${lc} cube (left arm) and the ${rc} cube (right arm) into the bowl.`,
-        `Use the left arm for the ${lc} cube and the right arm for the ${rc} cube; both go in the bowl.`,
-      ],
+      words: { left: lc, right: rc },
       goal: { left: `${lc}_cube`, right: `${rc}_cube`, container: 'bowl' },
       judge: (j): Verdict => {
         for (const c of [`${lc}_cube`, `${rc}_cube`]) {
@@ -162,7 +155,7 @@ const twoInBowl: TaskDef = {
     }
     yield* settle();
   },
-};
+});
 
 export const bimanualTasks: TaskDef[] = [handover, liftTray, twoInBowl];
 

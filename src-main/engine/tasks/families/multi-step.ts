@@ -3,24 +3,31 @@ import type { Verdict } from '../../primitives/world';
 import { cubeR, scatter, type Region } from '../layout';
 import { bowl, COLOUR_NAMES, cube, plate, type SceneObject } from '../objects';
 import { locate, pickUp, placeAt, settle } from '../solutions/steps';
-import type { InstanceSetup, TaskDef } from '../types';
+import { defineTask } from '../define';
+import type { TaskDef } from '../types';
 import { CUBE_HALF, inBowl, onPlate } from './pick-and-place';
 
 const WIDE: Region = { x: [0.33, 0.67], y: [-0.3, 0.3] };
 const SORT_COLOURS = ['red', 'green', 'blue'];
 
-const sortByColour: TaskDef = {
+const sortByColour = defineTask({
   id: 'ms-sort-by-colour',
   family: 'multi-step',
   robot: 'arm7',
-  instruction: 'Sort the cubes by colour: put each cube on the plate of the same colour.',
-  paraphrases: ['Place every cube onto the plate that matches its colour.', 'Match the cubes to the plates by colour.', 'Red cube to the red plate, green to green, blue to blue.'],
+  /** `colours`: those with a cube and a plate. */
+  phrasings: ({ colours }: { colours: readonly string[] }) => [
+    'Sort the cubes by colour: put each cube on the plate of the same colour.',
+    'Place every cube onto the plate that matches its colour.',
+    'Match the cubes to the plates by colour.',
+    colours.map((c) => `${c} cube to the ${c} plate`).join(', ').replace(/^./, (s) => s.toUpperCase()) + '.',
+  ],
+  defaultWords: { colours: SORT_COLOURS },
   variants: [
     { id: 'default', doc: 'red, green and blue cubes and plates; positions vary' },
     { id: 'distractor', doc: 'plus a yellow cube with no plate, which stays where it is' },
     { id: 'two', doc: 'two colours only, seeded' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const colours = variant === 'two' ? rng.shuffle(SORT_COLOURS).slice(0, 2) : SORT_COLOURS;
     const extra = variant === 'distractor';
     const radii = [...colours.map(() => 0.07), ...colours.map(() => cubeR(CUBE_HALF)), ...(extra ? [cubeR(CUBE_HALF)] : [])];
@@ -34,12 +41,7 @@ const sortByColour: TaskDef = {
     const names = colours.join(', ');
     return {
       objects,
-      instruction: 'Sort the cubes by colour: put each cube on the plate of the same colour.',
-      paraphrases: [
-        'Place every cube onto the plate that matches its colour.',
-        'Match the cubes to the plates by colour.',
-        colours.map((c) => `${c} cube to the ${c} plate`).join(', ').replace(/^./, (s) => s.toUpperCase()) + '.',
-      ],
+      words: { colours },
       goal: { colours: names },
       judge: (j): Verdict => {
         for (const c of colours) {
@@ -58,24 +60,24 @@ const sortByColour: TaskDef = {
     }
     yield* settle();
   },
-};
+});
 
 /** A wide bowl, and drop spots inside it 120° apart, so cubes never land on each other. */
 const WIDE_BOWL_R = 0.095;
 const BOWL_SPOTS: [number, number][] = [0, 1, 2].map((i) => [0.042 * Math.cos((2 * Math.PI * i) / 3), 0.042 * Math.sin((2 * Math.PI * i) / 3)]);
 
-const allInBowl: TaskDef = {
+const allInBowl = defineTask({
   id: 'ms-all-in-bowl',
   family: 'multi-step',
   robot: 'arm7',
-  instruction: 'Put all the cubes in the bowl.',
-  paraphrases: ['Collect every cube into the bowl.', 'Clear the table by dropping each cube into the bowl.', 'Move all of the blocks into the bowl.'],
+  phrasings: () => ['Put all the cubes in the bowl.', 'Collect every cube into the bowl.', 'Clear the table by dropping each cube into the bowl.', 'Move all of the blocks into the bowl.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'two cubes of seeded colours' },
     { id: 'three', doc: 'three cubes' },
     { id: 'small', doc: 'three small cubes' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const n = variant === 'default' ? 2 : 3;
     const half = variant === 'small' ? 0.017 : CUBE_HALF;
     const colours = rng.shuffle(COLOUR_NAMES.filter((c) => c !== 'purple')).slice(0, n);
@@ -84,8 +86,7 @@ const allInBowl: TaskDef = {
     const cubes = colours.map((c) => `${c}_cube`);
     return {
       objects,
-      instruction: 'Put all the cubes in the bowl.',
-      paraphrases: ['Collect every cube into the bowl.', 'Clear the table by dropping each cube into the bowl.', 'Move all of the blocks into the bowl.'],
+      words: {},
       goal: { container: 'bowl', kind: 'cube' },
       judge: (j): Verdict => {
         for (const c of cubes) {
@@ -107,6 +108,6 @@ const allInBowl: TaskDef = {
     }
     yield* settle();
   },
-};
+});
 
 export const multiStepTasks: TaskDef[] = [sortByColour, allInBowl];

@@ -5,7 +5,8 @@ import { cubeR, scatter } from '../layout';
 import { bowl, COLOUR_NAMES, cube, marker, plate, type SceneObject } from '../objects';
 import type { Rng } from '../prng';
 import { locate, pickUp, placeAt, TRAVEL_Z, settle } from '../solutions/steps';
-import type { InstanceSetup, TaskDef } from '../types';
+import { defineTask } from '../define';
+import type { TaskDef } from '../types';
 
 export const CUBE_HALF = 0.0225;
 const BOWL_R = 0.075;
@@ -40,30 +41,28 @@ function distractors(rng: Rng, count: number, avoid: string[], spots: [number, n
   return spots.slice(0, count).map(([x, y], i) => cube(`${colours[i % colours.length]}_cube`, colours[i % colours.length], CUBE_HALF, x, y, rng.uniform(-0.7, 0.7)));
 }
 
-const cubeInBowl: TaskDef = {
+const cubeInBowl = defineTask({
   id: 'pp-cube-in-bowl',
   family: 'pick-and-place',
   robot: 'arm7',
-  instruction: 'Put the red cube in the bowl.',
-  paraphrases: ['Place the red cube into the bowl.', 'Pick up the red block and drop it in the bowl.', 'The red cube belongs in the bowl: move it there.'],
+  phrasings: ({ colour: c }: { colour: string }) => [`Put the ${c} cube in the bowl.`, `Place the ${c} cube into the bowl.`, `Pick up the ${c} block and drop it in the bowl.`, `The ${c} cube belongs in the bowl: move it there.`],
+  defaultWords: { colour: 'red' },
   variants: [
     { id: 'default', doc: 'red cube, bowl, one distractor cube; positions and yaws vary' },
     { id: 'distractors', doc: 'three distractor cubes' },
     { id: 'colour-swap', doc: 'the target cube has another colour (the instruction names it)' },
     { id: 'size', doc: 'the target cube is small or large' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const colour = variant === 'colour-swap' ? rng.pick(COLOUR_NAMES.filter((c) => c !== 'red')) : 'red';
     const half = variant === 'size' ? rng.pick([0.016, 0.028]) : CUBE_HALF;
     const nDistract = variant === 'distractors' ? 3 : 1;
     const spots = scatter(rng, [BOWL_R + 0.02, cubeR(half), ...Array(nDistract).fill(cubeR(CUBE_HALF))]);
     const target = `${colour}_cube`;
     const objects = [bowl('bowl', 'purple', ...spots[0]), cube(target, colour, half, spots[1][0], spots[1][1], rng.uniform(-0.7, 0.7)), ...distractors(rng, nDistract, [colour, 'purple'], spots.slice(2))];
-    const c = colour;
     return {
       objects,
-      instruction: `Put the ${c} cube in the bowl.`,
-      paraphrases: [`Place the ${c} cube into the bowl.`, `Pick up the ${c} block and drop it in the bowl.`, `The ${c} cube belongs in the bowl: move it there.`],
+      words: { colour },
       goal: { object: target, container: 'bowl' },
       judge: (j) => inBowl(j, target, 'bowl'),
     };
@@ -74,20 +73,20 @@ const cubeInBowl: TaskDef = {
     yield* placeAt(picked, [b.position[0], b.position[1], BOWL_WALL + picked.halfHeight + 0.015]);
     yield* settle();
   },
-};
+});
 
-const cubeOnPlate: TaskDef = {
+const cubeOnPlate = defineTask({
   id: 'pp-cube-on-plate',
   family: 'pick-and-place',
   robot: 'arm7',
-  instruction: 'Put the red cube on the green plate.',
-  paraphrases: ['Place the red cube onto the green plate.', 'Move the red block so it sits on the green plate.', 'Set the red cube down on the green plate.'],
+  phrasings: ({ plate: g }: { plate: string }) => [`Put the red cube on the ${g} plate.`, `Place the red cube onto the ${g} plate.`, `Move the red block so it sits on the ${g} plate.`, `Set the red cube down on the ${g} plate.`],
+  defaultWords: { plate: 'green' },
   variants: [
     { id: 'default', doc: 'red cube, a green and a yellow plate' },
     { id: 'swapped-goal', doc: 'the goal is the yellow plate instead' },
     { id: 'distractors', doc: 'two distractor cubes' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const goalColour = variant === 'swapped-goal' ? 'yellow' : 'green';
     const nDistract = variant === 'distractors' ? 2 : 0;
     const spots = scatter(rng, [0.075, 0.075, cubeR(CUBE_HALF), ...Array(nDistract).fill(cubeR(CUBE_HALF))]);
@@ -97,12 +96,10 @@ const cubeOnPlate: TaskDef = {
       cube('red_cube', 'red', CUBE_HALF, spots[2][0], spots[2][1], rng.uniform(-0.7, 0.7)),
       ...distractors(rng, nDistract, ['red', 'green', 'yellow'], spots.slice(3)),
     ];
-    const g = goalColour;
-    const goalPlate = `${g}_plate`;
+    const goalPlate = `${goalColour}_plate`;
     return {
       objects,
-      instruction: `Put the red cube on the ${g} plate.`,
-      paraphrases: [`Place the red cube onto the ${g} plate.`, `Move the red block so it sits on the ${g} plate.`, `Set the red cube down on the ${g} plate.`],
+      words: { plate: goalColour },
       goal: { object: 'red_cube', target: goalPlate },
       judge: (j) => onPlate(j, 'red_cube', goalPlate, CUBE_HALF),
     };
@@ -113,20 +110,20 @@ const cubeOnPlate: TaskDef = {
     yield* placeAt(picked, [p.position[0], p.position[1], p.position[2] + picked.halfHeight + 0.004]);
     yield* settle();
   },
-};
+});
 
-const cubeToMarker: TaskDef = {
+const cubeToMarker = defineTask({
   id: 'pp-cube-to-square',
   family: 'pick-and-place',
   robot: 'arm7',
-  instruction: 'Move the blue cube onto the green square.',
-  paraphrases: ['Put the blue cube on the green square marked on the table.', 'Carry the blue block to the green target square.', 'Place the blue cube inside the green square.'],
+  phrasings: () => ['Move the blue cube onto the green square.', 'Put the blue cube on the green square marked on the table.', 'Carry the blue block to the green target square.', 'Place the blue cube inside the green square.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'blue cube, a green target square' },
     { id: 'rotated', doc: 'the cube starts turned by up to ±45°' },
     { id: 'distractors', doc: 'two distractor cubes and a second (orange) square' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const extra = variant === 'distractors';
     const spots = scatter(rng, [0.07, cubeR(CUBE_HALF), ...(extra ? [0.07, cubeR(CUBE_HALF), cubeR(CUBE_HALF)] : [])]);
     const yaw = variant === 'rotated' ? rng.uniform(-Math.PI / 4, Math.PI / 4) : rng.uniform(-0.3, 0.3);
@@ -134,8 +131,7 @@ const cubeToMarker: TaskDef = {
     if (extra) objects.push(marker('orange_square', 'orange', ...spots[2]), ...distractors(rng, 2, ['blue', 'green', 'orange'], spots.slice(3)));
     return {
       objects,
-      instruction: 'Move the blue cube onto the green square.',
-      paraphrases: ['Put the blue cube on the green square marked on the table.', 'Carry the blue block to the green target square.', 'Place the blue cube inside the green square.'],
+      words: {},
       goal: { object: 'blue_cube', target: 'green_square' },
       judge: (j) => {
         const p = j.local('blue_cube', 'green_square');
@@ -153,6 +149,6 @@ const cubeToMarker: TaskDef = {
     yield* placeAt(picked, [m.position[0], m.position[1], picked.halfHeight + 0.004], undefined, TRAVEL_Z);
     yield* settle();
   },
-};
+});
 
 export const pickAndPlaceTasks: TaskDef[] = [cubeInBowl, cubeOnPlate, cubeToMarker];

@@ -4,7 +4,8 @@ import type { JudgeContext } from '../judge';
 import { cubeR, scatter } from '../layout';
 import { COLOUR_NAMES, cube } from '../objects';
 import { locate, pickUp, placeAt, type Steps, settle } from '../solutions/steps';
-import type { InstanceSetup, TaskDef } from '../types';
+import { defineTask } from '../define';
+import type { TaskDef } from '../types';
 import { CUBE_HALF } from './pick-and-place';
 
 /** `top` rests centred on `bottom` (within 80 % of its half width), level, at rest, let go of. */
@@ -24,18 +25,23 @@ export async function* stackOn(top: string, bottom: string): Steps {
   yield* placeAt(picked, [b.position[0], b.position[1], b.position[2] + b.sizeM[2] / 2 + picked.halfHeight + 0.005]);
 }
 
-const twoCubes: TaskDef = {
+const twoCubes = defineTask({
   id: 'st-two-cubes',
   family: 'stacking',
   robot: 'arm7',
-  instruction: 'Stack the red cube on the blue cube.',
-  paraphrases: ['Put the red cube on top of the blue cube.', 'Place the red block onto the blue block.', 'Build a stack: blue cube below, red cube above.'],
+  phrasings: ({ top, bottom }: { top: string; bottom: string }) => [
+    `Stack the ${top} cube on the ${bottom} cube.`,
+    `Put the ${top} cube on top of the ${bottom} cube.`,
+    `Place the ${top} block onto the ${bottom} block.`,
+    `Build a stack: ${bottom} cube below, ${top} cube above.`,
+  ],
+  defaultWords: { top: 'red', bottom: 'blue' },
   variants: [
     { id: 'default', doc: 'red onto blue' },
     { id: 'swapped-goal', doc: 'blue onto red' },
     { id: 'distractors', doc: 'two distractor cubes' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [top, bottom] = variant === 'swapped-goal' ? ['blue', 'red'] : ['red', 'blue'];
     const nd = variant === 'distractors' ? 2 : 0;
     const spots = scatter(rng, Array(2 + nd).fill(cubeR(CUBE_HALF)), undefined, 0.05);
@@ -47,8 +53,7 @@ const twoCubes: TaskDef = {
     ];
     return {
       objects,
-      instruction: `Stack the ${top} cube on the ${bottom} cube.`,
-      paraphrases: [`Put the ${top} cube on top of the ${bottom} cube.`, `Place the ${top} block onto the ${bottom} block.`, `Build a stack: ${bottom} cube below, ${top} cube above.`],
+      words: { top, bottom },
       goal: { top: `${top}_cube`, bottom: `${bottom}_cube` },
       judge: (j) => onTopOf(j, `${top}_cube`, `${bottom}_cube`, CUBE_HALF, CUBE_HALF),
     };
@@ -57,31 +62,32 @@ const twoCubes: TaskDef = {
     yield* stackOn(goal.top, goal.bottom);
     yield* settle();
   },
-};
+});
 
-const tower: TaskDef = {
+const tower = defineTask({
   id: 'st-tower-three',
   family: 'stacking',
   robot: 'arm7',
-  instruction: 'Build a tower: the blue cube at the bottom, the green cube in the middle, the red cube on top.',
-  paraphrases: [
-    'Stack the three cubes with blue lowest, then green, then red on top.',
-    'Make a three-cube tower: blue, green, red from the bottom up.',
-    'Put the green cube on the blue one and the red cube on the green one.',
+  /** `order`: the colours from the bottom up. */
+  phrasings: ({ order: [a, b, c] }: { order: readonly string[] }) => [
+    `Build a tower: the ${a} cube at the bottom, the ${b} cube in the middle, the ${c} cube on top.`,
+    `Stack the three cubes with ${a} lowest, then ${b}, then ${c} on top.`,
+    `Make a three-cube tower: ${a}, ${b}, ${c} from the bottom up.`,
+    `Put the ${b} cube on the ${a} one and the ${c} cube on the ${b} one.`,
   ],
+  defaultWords: { order: ['blue', 'green', 'red'] },
   variants: [
     { id: 'default', doc: 'blue, green, red from the bottom' },
     { id: 'shuffled', doc: 'a seeded random order of the three colours' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const order = variant === 'shuffled' ? rng.shuffle(['blue', 'green', 'red']) : ['blue', 'green', 'red'];
     const spots = scatter(rng, Array(3).fill(cubeR(CUBE_HALF)), undefined, 0.05);
     const objects = ['red', 'green', 'blue'].map((c, i) => cube(`${c}_cube`, c, CUBE_HALF, spots[i][0], spots[i][1], rng.uniform(-0.6, 0.6)));
     const [a, b, c] = order;
     return {
       objects,
-      instruction: `Build a tower: the ${a} cube at the bottom, the ${b} cube in the middle, the ${c} cube on top.`,
-      paraphrases: [`Stack the three cubes with ${a} lowest, then ${b}, then ${c} on top.`, `Make a three-cube tower: ${a}, ${b}, ${c} from the bottom up.`, `Put the ${b} cube on the ${a} one and the ${c} cube on the ${b} one.`],
+      words: { order },
       goal: { bottom: `${a}_cube`, middle: `${b}_cube`, top: `${c}_cube` },
       judge: (j) => {
         const lower = onTopOf(j, `${b}_cube`, `${a}_cube`, CUBE_HALF, CUBE_HALF);
@@ -96,22 +102,22 @@ const tower: TaskDef = {
     yield* stackOn(goal.top, goal.middle);
     yield* settle();
   },
-};
+});
 
 const SMALL = 0.016;
 const LARGE = 0.028;
 
-const smallOnLarge: TaskDef = {
+const smallOnLarge = defineTask({
   id: 'st-small-on-large',
   family: 'stacking',
   robot: 'arm7',
-  instruction: 'Put the small cube on the large cube.',
-  paraphrases: ['Stack the smaller cube on top of the bigger one.', 'Place the little block on the big block.', 'Set the small cube down on top of the large cube.'],
+  phrasings: () => ['Put the small cube on the large cube.', 'Stack the smaller cube on top of the bigger one.', 'Place the little block on the big block.', 'Set the small cube down on top of the large cube.'],
+  defaultWords: {},
   variants: [
     { id: 'default', doc: 'one small and one large cube, seeded colours' },
     { id: 'distractor', doc: 'plus a medium cube' },
   ],
-  setup(rng, variant): InstanceSetup {
+  setup(rng, variant) {
     const [cs, cl, cm] = rng.shuffle(COLOUR_NAMES);
     const extra = variant === 'distractor';
     const spots = scatter(rng, [cubeR(SMALL), cubeR(LARGE), ...(extra ? [cubeR(CUBE_HALF)] : [])], undefined, 0.05);
@@ -119,8 +125,7 @@ const smallOnLarge: TaskDef = {
     if (extra) objects.push(cube(`${cm}_cube`, cm, CUBE_HALF, spots[2][0], spots[2][1], rng.uniform(-0.6, 0.6)));
     return {
       objects,
-      instruction: 'Put the small cube on the large cube.',
-      paraphrases: ['Stack the smaller cube on top of the bigger one.', 'Place the little block on the big block.', 'Set the small cube down on top of the large cube.'],
+      words: {},
       goal: { top: 'small cube', bottom: 'large cube' },
       judge: (j) => onTopOf(j, `${cs}_cube`, `${cl}_cube`, SMALL, LARGE),
     };
@@ -131,6 +136,6 @@ const smallOnLarge: TaskDef = {
     yield* stackOn(small.name, large.name);
     yield* settle();
   },
-};
+});
 
 export const stackingTasks: TaskDef[] = [twoCubes, tower, smallOnLarge];
