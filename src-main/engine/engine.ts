@@ -4,8 +4,6 @@ import type { EventFrame } from '../../src-shared/protocol';
 import { ENGINE_VERSION, PROTOCOL_VERSION } from '../../src-shared/version';
 import { defaultEpisodesDir } from './episodes/store';
 import { ExperimentService, experimentHandlers } from './experiments/service';
-import { registerCellHandlers } from './cells/handlers';
-import { openEpisodeCellWorld } from './cells/episodeWorld';
 import { rendererDir } from './paths';
 import { disposeSharedRenderer } from './render/headless';
 import type { Handlers } from './rpc';
@@ -16,6 +14,7 @@ import { PathGrants } from './studio/grants';
 import { studioHandlers } from './studio/handlers';
 import { EpisodeLibrary } from './studio/library';
 import { RunManager, type RunEnvironmentFactory } from './studio/runs';
+import { studioModelFactory } from './studio/modelFactory';
 import { ScratchCells } from './studio/scratch';
 import { SceneViewer } from './studio/viewer';
 
@@ -51,10 +50,11 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   };
   const library = new EpisodeLibrary(opts.episodesDir ?? defaultEpisodesDir());
   const config = new ConfigStore(opts.configPath);
-  const runs = new RunManager(host, library, config, opts.runEnvironment);
+  const models = studioModelFactory(config);
+  const runs = new RunManager(host, library, config, opts.runEnvironment, models);
   const viewer = new SceneViewer(library);
   const scratch = new ScratchCells(library, runs);
-  const forks = new Forks(library, runs);
+  const forks = new Forks(library, runs, models);
   const experiments = new ExperimentService((e) => host.broadcast(e), {
     endpoint: () => ({ baseUrl: config.get().baseUrl || null, model: config.get().model }),
     apiKeyFor: (baseUrl) => config.apiKeyFor(baseUrl ?? ''),
@@ -63,8 +63,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   // The duel view opens an experiment's pairs by episode id, read-only.
   library.externalEpisodes = (id) => experiments.episodeDir(id);
   const grants = new PathGrants();
-  // Hand-run cell sessions (`cell/*`): each a task instance's world with its own sandbox.
-  const cells = registerCellHandlers({ openWorld: (instance) => openEpisodeCellWorld(instance, { render: true }) });
   const handlers: Handlers = {
     'engine/ping': ({ payload }) => ({ payload, serverTimeMs: Date.now() }),
     'engine/info': () => ({
@@ -76,7 +74,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
       rssBytes: process.memoryUsage().rss,
       clients: server?.clientCount() ?? 0,
     }),
-    ...cells.handlers,
     ...experimentHandlers(experiments),
     ...studioHandlers({ library, runs, viewer, config, scratch, forks, grants, onEpisodesChanged: () => host.broadcast({ type: 'episodes/changed' }) }),
   };
@@ -99,7 +96,6 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     async close() {
       await experiments.close();
       await runs.stopAll();
-      await cells.closeAll();
       scratch.dispose();
       viewer.dispose();
       await srv.close();

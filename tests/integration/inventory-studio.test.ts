@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS } from '../../src-main/engine/agent/loop';
 import { ConfigStore } from '../../src-main/engine/studio/config';
 import { Forks } from '../../src-main/engine/studio/fork';
 import { EpisodeLibrary } from '../../src-main/engine/studio/library';
+import { studioModelFactory } from '../../src-main/engine/studio/modelFactory';
 import { RunManager } from '../../src-main/engine/studio/runs';
 
 const dir = mkdtempSync(join(tmpdir(), 'inv-studio-'));
@@ -22,8 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('studio with the inventory environment', () => {
   const broadcasts: string[] = [];
   const library = new EpisodeLibrary(join(dir, 'episodes'), join(dir, 'none'));
-  const runs = new RunManager({ broadcast: (e) => broadcasts.push(e.type), broadcastPoses: () => broadcasts.push('poses') }, library, new ConfigStore(join(dir, 'config.json')));
-  const forks = new Forks(library, runs);
+  const config = new ConfigStore(join(dir, 'config.json'));
+  const runs = new RunManager({ broadcast: (e) => broadcasts.push(e.type), broadcastPoses: () => broadcasts.push('poses') }, library, config);
+  const forks = new Forks(library, runs, studioModelFactory(config));
   let parentId = '';
 
   it('runs an inventory episode live (events broadcast, no pose stream) and records it in the library', async () => {

@@ -15,6 +15,7 @@ import { closePythonPools } from '../../src-main/engine/cells/python/pool';
 import { ConfigStore } from '../../src-main/engine/studio/config';
 import { Forks } from '../../src-main/engine/studio/fork';
 import { EpisodeLibrary } from '../../src-main/engine/studio/library';
+import { studioModelFactory } from '../../src-main/engine/studio/modelFactory';
 import { RunManager } from '../../src-main/engine/studio/runs';
 import { ScratchCells } from '../../src-main/engine/studio/scratch';
 
@@ -29,8 +30,9 @@ type Action = Extract<EpisodeEvent, { type: 'action' }>;
 describe('studio with a Python episode', () => {
   const library = new EpisodeLibrary(join(dir, 'episodes'), join(dir, 'none'));
   // No renderer: the test needs cells and hashes, not images.
-  const runs = new RunManager({ broadcast: () => undefined, broadcastPoses: () => undefined }, library, new ConfigStore(join(dir, 'config.json')), (i, o) => createRobotEnvironment(i, { language: o?.language }));
-  const forks = new Forks(library, runs);
+  const config = new ConfigStore(join(dir, 'config.json'));
+  const runs = new RunManager({ broadcast: () => undefined, broadcastPoses: () => undefined }, library, config, (i, o) => createRobotEnvironment(i, { language: o?.language }));
+  const forks = new Forks(library, runs, studioModelFactory(config));
   let parentId = '';
 
   it('runs a Python code-arm episode live', async () => {

@@ -10,6 +10,7 @@ import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/
 import { checkStateHashes } from '../agent/replay';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
+import type { ModelFactory } from './modelFactory';
 import type { RunManager } from './runs';
 
 export interface ForkRequest {
@@ -78,6 +79,8 @@ export class Forks {
   constructor(
     private readonly library: EpisodeLibrary,
     private readonly runs: RunManager,
+    /** Builds the model a continuing fork hands the conversation to. */
+    private readonly models: ModelFactory,
   ) {}
 
   async fork(req: ForkRequest): Promise<ForkResult> {
@@ -100,7 +103,7 @@ export class Forks {
         throw new RpcError('invalid-argument', `the edited arguments of ${target.name} must be a JSON object: ${(err as Error).message}`);
       }
     }
-    const next = req.continueWithModel ? this.runs.createModel(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
+    const next = req.continueWithModel ? this.models(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
     const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id, parent.meta.model);
     const recorded = new Map<number, string>();
     let reachedEdit: () => void = () => undefined;

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from './config';
-import { EpisodeLibrary } from './library';
-import { RunManager } from './runs';
+import { studioModelFactory } from './modelFactory';
 
 let servers: Server[] = [];
 afterEach(async () => {
@@ -44,18 +43,19 @@ describe('the saved key and a changed endpoint (issue 16)', () => {
   it('after settings change only the base URL, the run does not send the old key to the new host', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-keybind-'));
     const config = new ConfigStore(join(dir, 'config.json'));
-    const runs = new RunManager({ broadcast: () => undefined, broadcastPoses: () => undefined }, new EpisodeLibrary(join(dir, 'episodes'), join(dir, 'none')), config);
+    // The factory live runs and continuing forks build their endpoint model with.
+    const models = studioModelFactory(config);
     const trusted = await recordingEndpoint();
     const evil = await recordingEndpoint();
     const envKey = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-from-env';
     try {
       config.update({ baseUrl: trusted.baseUrl, model: 'm', apiKey: 'sk-saved-for-trusted' });
-      await runs.createModel('endpoint').complete(ctx);
+      await models('endpoint').complete(ctx);
       expect(trusted.auth).toEqual(['Bearer sk-saved-for-trusted']);
       // Only the URL changes (another port is another origin).
       const changed = config.update({ baseUrl: evil.baseUrl }) as unknown as { apiKeyCleared?: boolean };
-      await runs.createModel('endpoint').complete(ctx);
+      await models('endpoint').complete(ctx);
       expect(evil.auth).toHaveLength(1);
       expect(evil.auth[0]).not.toContain('sk-saved-for-trusted');
       expect(evil.auth[0]).not.toContain('sk-from-env');

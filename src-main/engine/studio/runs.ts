@@ -6,7 +6,6 @@ import { AgentSettings, type AgentSettingsInput, type Arm, type CellLanguage, ty
 import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
-import { createModel } from '../agent/models';
 import type { Environment } from '../agent/environment';
 import { allTaskIds, environmentOfTask } from '../agent/environments';
 import type { RobotEnvironment } from '../agent/robot/robotEnvironment';
@@ -14,6 +13,7 @@ import type { Sim } from '../sim/sim';
 import { RpcError } from '../rpc';
 import type { ConfigStore } from './config';
 import type { EpisodeLibrary } from './library';
+import { studioModelFactory, type ModelFactory } from './modelFactory';
 import { Pacer } from './pacer';
 
 export interface RunRequest {
@@ -131,22 +131,15 @@ export class RunManager {
     private readonly library: EpisodeLibrary,
     private readonly config: ConfigStore,
     private readonly envFactory: RunEnvironmentFactory = defaultRunEnvironment,
+    private readonly models: ModelFactory = studioModelFactory(config),
   ) {}
 
   get current(): ActiveRun | null {
     return this.active;
   }
 
-  createModel(choice: ModelChoice): Model {
-    if (choice === 'heuristic') return createModel({ name: 'heuristic' });
-    const c = this.config.get();
-    if (!c.model) throw new RpcError('invalid-argument', 'no endpoint model is configured: set one in Settings');
-    // The key only for its own origin: never the saved key (or OPENAI_API_KEY) to another host.
-    return createModel({ name: c.model, baseUrl: c.baseUrl || null, apiKey: this.config.apiKeyFor() ?? '' });
-  }
-
   async start(req: RunRequest): Promise<string> {
-    const run = await this.launch({ ...req, settings: AgentSettings.parse(req.settings), model: this.createModel(req.model), stopAfterCall: null });
+    const run = await this.launch({ ...req, settings: AgentSettings.parse(req.settings), model: this.models(req.model), stopAfterCall: null });
     return run.episodeId;
   }
 
