@@ -42,7 +42,7 @@ robo.move_to([b[0], b[1], 0.25]);
 describe('cells: a real task', () => {
   it('solves pp-cube-in-bowl in one cell with a grasp-check-retry loop; EpisodeFinished stops the cell', async () => {
     const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
-    const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
+    const steps = () => ep.sim.stepCount;
     const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: steps });
     try {
       const r = await rt.run(ONE_CELL, { budget: { wallMs: 60_000, simSteps: 50_000 } });
@@ -67,7 +67,7 @@ describe('cells: a real task', () => {
 
   it('runs the exec fixtures as consecutive cells of one episode, and maps arguments onto the real specs', async () => {
     const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
-    const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: () => Math.round(ep.sim.data.time / ep.sim.timestepSec) });
+    const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: () => ep.sim.stepCount });
     try {
       const bad = await rt.run('robo.move_to([0.4, 0, 0.3], { speed: 2 })');
       expect(bad.error).toMatchObject({ type: 'PrimitiveError', line: 1 });

@@ -187,7 +187,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
       },
       run: async (args) => {
         const seconds = (args.seconds as number | undefined) ?? 0.5;
-        const steps = await runUntil(world, Math.round(seconds / world.sim.timestepSec), Infinity, () => false);
+        const steps = await runUntil(world, world.sim.stepsIn(seconds), Infinity, () => false);
         return { steps };
       },
     },

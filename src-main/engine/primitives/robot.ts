@@ -8,9 +8,8 @@ import { Registry } from './registry';
 import type { RobotWorld } from './world';
 
 export function createRobotRegistry(world: RobotWorld): Registry {
-  const dt = world.sim.timestepSec;
   const registry = new Registry([...queryPrimitives(world), ...motionPrimitives(world)], {
-    stepCount: () => Math.round(world.sim.data.time / dt),
+    stepCount: () => world.sim.stepCount,
     judge: world.judge,
   });
   // Whether the episode has finished belongs to the snapshot, like the controllers' targets.

@@ -57,6 +57,23 @@ describe('Sim', () => {
     expect(sim.data.time).toBeCloseTo(0.03, 10);
   });
 
+  it('counts steps from the sim time, through many steps, a restore and a reset', async () => {
+    const sim = await load();
+    expect(sim.stepCount).toBe(0);
+    // 0.002 summed 5000 times is not 10.000 exactly: the count must still be whole and right.
+    sim.step(5000);
+    expect(sim.stepCount).toBe(5000);
+    const snap = sim.snapshot();
+    sim.step(7);
+    expect(sim.stepCount).toBe(5007);
+    sim.restore(snap);
+    expect(sim.stepCount).toBe(5000);
+    sim.reset();
+    expect(sim.stepCount).toBe(0);
+    expect(sim.stepsIn(0.5)).toBe(250);
+    expect(sim.stepsIn(0.003)).toBe(2);
+  });
+
   it('resets to a keyframe and reads body poses', async () => {
     const sim = await load();
     sim.resetToKeyframe('up');

@@ -245,6 +245,19 @@ export class Sim {
     this.mj.mj_forward(this.model, this.data);
   }
 
+  /**
+   * Steps simulated since the last reset, as budgets and ledgers count them: MuJoCo keeps the sim
+   * time, not a step count, and rounding absorbs the float error of summing timesteps.
+   */
+  get stepCount(): number {
+    return Math.round(this.data.time / this.timestepSec);
+  }
+
+  /** How many steps `seconds` of sim time take (rounded to whole steps). */
+  stepsIn(seconds: number): number {
+    return Math.round(seconds / this.timestepSec);
+  }
+
   /** Steps as fast as possible; every registered controller runs before each mj_step. */
   step(n = 1): void {
     this.assertLive();

@@ -82,7 +82,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   const heightPx = opts.imageHeightPx ?? 240;
   let cells: CellRuntime | null = null;
   const sceneHash = createHash('sha256').update(ep.xml).digest('hex');
-  const steps = () => Math.round(sim.data.time / sim.timestepSec);
+  const steps = () => sim.stepCount;
 
   async function callPrimitive(name: string, args: NamedArgs): Promise<ToolOutcome> {
     try {

@@ -114,7 +114,7 @@ export const execCommand: Command = {
     const ep = await createEpisodeWorld(instance);
     // Without the renderer `robo.show` answers `available: false`; with it, images come back.
     const camera = values.render ? attachCameraSource(ep) : null;
-    const steps = () => Math.round(ep.sim.data.time / ep.sim.timestepSec);
+    const steps = () => ep.sim.stepCount;
     const steps0 = steps();
     let runtime: CellRuntime | null = null;
     try {
