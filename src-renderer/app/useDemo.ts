@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { DEFAULT_CELL_LANGUAGE } from '../../src-shared/episode';
 import { useConnection } from '../store/connection';
 import { useRun } from '../store/run';
 import { useRunForm } from '../store/runForm';
@@ -24,9 +25,10 @@ export function useDemo(client: EngineClient, openDuel: (left: string, right: st
     if (forced === '0') return;
     if (forced !== '1' && window.localStorage.getItem(SEEN_KEY)) return;
     const examples = library.filter((e) => e.bundled);
-    // The bundled code-arm examples come in both cell languages: open the one the Run form's
-    // default writes, whatever order the library lists them in.
-    const defaultLanguage = useRunForm.getState().settings?.language ?? 'javascript';
+    // The bundled code-arm examples come in both cell languages: open the one the Run form
+    // writes (the engine's default, Python, until the researcher picks another), whatever order
+    // the library lists them in.
+    const defaultLanguage = useRunForm.getState().settings?.language ?? useRun.getState().defaults?.language ?? DEFAULT_CELL_LANGUAGE;
     const code = examples.find((e) => e.arm === 'code' && e.language === defaultLanguage) ?? examples.find((e) => e.arm === 'code');
     const tools = examples.find((e) => e.arm === 'tools' && code && e.instance.taskId === code.instance.taskId);
     if (!code || !tools) return;

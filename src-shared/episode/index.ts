@@ -2,3 +2,4 @@ export * from './messages';
 export * from './schema';
 export * from './migrate';
 export * from './outcome';
+export * from './language';

@@ -115,6 +115,12 @@ export interface EnvironmentCreateOptions {
   render?: boolean;
   /** The code arm's cell language. */
   language?: CellLanguage;
+  /**
+   * Start the cell sandbox while the world loads, for an episode whose cells will run: a cold
+   * Python sandbox takes seconds. Off by default, because the tool arm and `prompt` run no cell
+   * and would pay those seconds (and a resident sandbox's memory) for nothing.
+   */
+  prewarmCells?: boolean;
 }
 
 /** One environment kind: its tasks, how to build an instance, and its default observation policy. */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  DEFAULT_CELL_LANGUAGE,
   EPISODE_SCHEMA_VERSION,
   outcomeOf,
   type AgentSettings,
@@ -38,7 +39,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
   cameras: ['front', 'wrist'],
   imageDetail: 'low',
   budgets: { maxModelCalls: 40, maxWallMs: 15 * 60_000, maxSimSteps: 400_000 },
-  language: 'javascript',
+  language: DEFAULT_CELL_LANGUAGE,
 };
 
 export interface RunEpisodeOptions {
@@ -69,7 +70,7 @@ export interface EpisodeOutcome {
   totals: Totals;
 }
 
-export function toolsFor(arm: Arm, env: Environment, language: CellLanguage = 'javascript'): ToolDef[] {
+export function toolsFor(arm: Arm, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
   return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
 }
 

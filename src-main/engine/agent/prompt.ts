@@ -3,7 +3,7 @@
  * done means, then what the model observes) and one documentation generator (apiDocs.ts) serve
  * both; the arm-specific text says only how to act.
  */
-import type { Arm, CellLanguage, Feedback, ToolDef } from '../../../src-shared/episode';
+import { DEFAULT_CELL_LANGUAGE, type Arm, type CellLanguage, type Feedback, type ToolDef } from '../../../src-shared/episode';
 import { pythonSignature, pythonSpec } from '../cells/python/docs';
 import type { PrimitiveSpec } from '../primitives/types';
 import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
@@ -85,7 +85,7 @@ export interface PromptInput {
   maxModelCalls?: number;
   /** The environment's words for acting calls and its state. Default DEFAULT_WORDS. */
   words?: EnvironmentWords;
-  /** The code arm's cell language. Default 'javascript'. */
+  /** The code arm's cell language. Default DEFAULT_CELL_LANGUAGE (Python). */
   language?: CellLanguage;
 }
 
@@ -137,8 +137,9 @@ export function systemPrompt(p: PromptInput): string {
   const intro = `You act in a simulated environment through a fixed set of primitives.${calls}`;
   // The instruction alone: no task id, variant, seed or file name reaches a model.
   const card = ['# Task', p.instruction].join('\n');
-  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm, p.language ?? 'javascript')];
-  if (p.arm === 'code') parts.push(['# API reference', p.language === 'python' ? pySignatures(p.specs, p.words) : jsSignatures(p.specs, p.words)].join('\n'));
+  const language = p.language ?? DEFAULT_CELL_LANGUAGE;
+  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm, language)];
+  if (p.arm === 'code') parts.push(['# API reference', language === 'python' ? pySignatures(p.specs, p.words) : jsSignatures(p.specs, p.words)].join('\n'));
   parts.push(card);
   return parts.join('\n\n');
 }

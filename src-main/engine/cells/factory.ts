@@ -4,12 +4,12 @@ import { PythonCellRuntime } from './python/runtime';
 import { JsCellRuntime } from './runtime';
 
 export interface CreateCellRuntimeOptions extends CellRuntimeOptions {
-  /** Default 'javascript'. */
-  language?: CellLanguage;
+  /** No default here: the code arm's default (DEFAULT_CELL_LANGUAGE) is chosen above this layer. */
+  language: CellLanguage;
 }
 
 export async function createCellRuntime(opts: CreateCellRuntimeOptions): Promise<CellRuntime> {
-  const { language = 'javascript', ...rest } = opts;
+  const { language, ...rest } = opts;
   switch (language) {
     case 'javascript':
       return JsCellRuntime.create(rest);

@@ -90,7 +90,7 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new Error(`unknown task "${instance.taskId}"`);
   const t0 = performance.now();
-  const env = await entry.create(instance, { render: job.settings.cameras.length > 0, language: job.settings.language });
+  const env = await entry.create(instance, { render: job.settings.cameras.length > 0, language: job.settings.language, prewarmCells: job.key.arm === 'code' });
   const setupMs = performance.now() - t0;
   try {
     const out = await runEpisode({

@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CellLanguage, InstanceRef } from '../../../../src-shared/episode';
+import { DEFAULT_CELL_LANGUAGE, type CellLanguage, type InstanceRef } from '../../../../src-shared/episode';
 import { createCellRuntime } from '../../cells/factory';
+import { prewarmPython } from '../../cells/python/pool';
 import type { CellRuntime } from '../../cells/cellRuntime';
 import { packageRoot } from '../../paths';
 import { Registry } from '../../primitives/registry';
@@ -32,7 +33,10 @@ export const INVENTORY_WORDS: EnvironmentWords = {
 };
 
 export interface InventoryEnvironmentOptions {
+  /** The code arm's cell language. Default DEFAULT_CELL_LANGUAGE (Python). */
   language?: CellLanguage;
+  /** See EnvironmentCreateOptions.prewarmCells. */
+  prewarmCells?: boolean;
 }
 
 /** The inventory environment plus what the studio's scene panel and tests read. */
@@ -67,6 +71,9 @@ export function inventoryPreamble(): string {
 export async function createInventoryEnvironment(instance: InstanceRef, opts: InventoryEnvironmentOptions = {}): Promise<InventoryEnvironment> {
   const task = getInventoryTask(instance.taskId);
   if (!task) throw new Error(`unknown inventory task "${instance.taskId}" (tasks: ${INVENTORY_TASKS.map((t) => t.id).join(', ')})`);
+  const language = opts.language ?? DEFAULT_CELL_LANGUAGE;
+  // As in the robot environment: the sandbox starts while the database is seeded.
+  if (opts.prewarmCells && language === 'python') void prewarmPython();
   const profile = serviceProfile(instance.seed, instance.variant);
   const data = createInventoryDb(instance.seed);
   const { db } = data;
@@ -120,7 +127,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
     ledger: () => registry.ledger.entries,
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
-      cells ??= await createCellRuntime({ registry, language: opts.language ?? 'javascript' });
+      cells ??= await createCellRuntime({ registry, language });
       const onAbort = () => cells?.interrupt('stopped by the user');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {

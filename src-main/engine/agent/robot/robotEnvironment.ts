@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InstanceRef } from '../../../../src-shared/episode';
+import { DEFAULT_CELL_LANGUAGE, type InstanceRef } from '../../../../src-shared/episode';
 import type { CellLanguage, CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime } from '../../cells/factory';
 import { prewarmPython } from '../../cells/python/pool';
@@ -28,8 +28,10 @@ export interface RobotEnvironmentOptions {
   render?: boolean;
   imageWidthPx?: number;
   imageHeightPx?: number;
-  /** The code arm's cell language. Default 'javascript'. */
+  /** The code arm's cell language. Default DEFAULT_CELL_LANGUAGE (Python). */
   language?: CellLanguage;
+  /** See EnvironmentCreateOptions.prewarmCells. */
+  prewarmCells?: boolean;
 }
 
 const round = (v: number): number => Number(v.toFixed(4));
@@ -73,8 +75,9 @@ export function resolveCameras(wanted: readonly string[], available: readonly st
 }
 
 export async function createRobotEnvironment(instance: InstanceRef, opts: RobotEnvironmentOptions = {}): Promise<RobotEnvironment> {
+  const language = opts.language ?? DEFAULT_CELL_LANGUAGE;
   // A Python sandbox starts while the world loads, so the episode's first cell finds it ready.
-  if (opts.language === 'python') void prewarmPython();
+  if (opts.prewarmCells && language === 'python') void prewarmPython();
   const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
   const { registry, world, sim } = ep;
   const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
@@ -108,7 +111,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     ledger: () => registry.ledger.entries,
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
-      cells ??= await createCellRuntime({ language: opts.language ?? 'javascript', registry, countSimSteps: steps, extractImages: pngExtractor });
+      cells ??= await createCellRuntime({ language, registry, countSimSteps: steps, extractImages: pngExtractor });
       const onAbort = () => cells?.interrupt('stopped by the user');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;
@@ -146,7 +149,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     simSteps: steps,
     stateHash: () => sim.stateHash(),
     snapshot: () => serializeSnapshot(sim.snapshot()),
-    versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm'), ...(opts.language === 'python' ? { pyodide: packageVersion('pyodide') } : {}) }),
+    versions: () => ({ mujoco: packageVersion('@mujoco/mujoco'), 'isolated-vm': packageVersion('isolated-vm'), ...(language === 'python' ? { pyodide: packageVersion('pyodide') } : {}) }),
     modelFileHashes: () => ({ 'scene.xml': sceneHash }),
     dispose() {
       rendering?.dispose();

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CellLanguage } from '../../../../src-shared/episode';
+import { CellLanguage, DEFAULT_CELL_LANGUAGE } from '../../../../src-shared/episode';
 import type { CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime, languageOfFile } from '../../cells/factory';
 import type { AuditMode, CellResult } from '../../cells/types';
@@ -57,22 +57,26 @@ function cellText(file: string, r: CellResult, imageFiles: Map<string, string>):
   return lines.join('\n');
 }
 
-/** `--lang`, else the files' extension; one episode has one language, so mixed files are refused. */
+/**
+ * `--lang`, else the files' extension (a file named otherwise, such as /dev/stdin, takes its
+ * neighbours' language, or the code arm's default); one episode has one language, so mixed files
+ * are refused.
+ */
 export function execLanguage(flag: string | undefined, files: string[]): CellLanguage {
   if (flag !== undefined) {
     const parsed = CellLanguage.safeParse(flag);
     if (!parsed.success) throw new UsageError(`--lang must be javascript or python, got "${flag}"`);
     return parsed.data;
   }
-  const langs = new Set(files.map((f) => languageOfFile(f) ?? 'javascript'));
+  const langs = new Set(files.map(languageOfFile).filter((l): l is CellLanguage => l !== null));
   if (langs.size > 1) throw new UsageError('the cell files mix .py and .js: one episode runs one language (or pass --lang)');
-  return [...langs][0] ?? 'javascript';
+  return [...langs][0] ?? DEFAULT_CELL_LANGUAGE;
 }
 
 export const execCommand: Command = {
   name: 'exec',
   summary: 'Runs JavaScript or Python files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
-  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--lang javascript|python] [--render] [--images DIR] CELL.js|CELL.py […] (the language follows the files\' extension)',
+  usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--lang python|javascript] [--render] [--images DIR] CELL.py|CELL.js […] (the language follows the files\' extension; Python otherwise)',
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

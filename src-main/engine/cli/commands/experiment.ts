@@ -22,7 +22,7 @@ import { QUEUE_OPTIONS } from './experimentQueueOptions';
 const USAGE = [
   'robocell experiment run [SPEC.json|SPEC.yaml] [--tasks IDS|FAMILIES] [--variants V,..|all] [--seeds 0-4] [--arms tools,code] [--repeats K]',
   '    [--model NAME] [--base-url URL] [--agent-noise P] [--agent-seed N] [--episode-max-calls N] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none]',
-  '    [--feedback pure|rich] [--cameras front,wrist|none] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--name NAME] [--out DIR]',
+  '    [--feedback pure|rich] [--cameras front,wrist|none] [--detail low|high|auto] [--lang python|javascript] [--prices FILE] [--name NAME] [--out DIR]',
   '    [--jobs N] [--max-concurrent-requests N] [--rpm N] [--tpm N] [--max-cost-usd X] [--max-calls N] [--json]',
   '    [--queue redis://HOST:PORT [--queue-attempts N]]   episodes as BullMQ jobs, run by `robocell worker` on any machine',
   'robocell experiment resume DIR [--jobs N] [limits and caps as for run] [--json]',

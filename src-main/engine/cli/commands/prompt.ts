@@ -15,7 +15,7 @@ export const promptCommand: Command = {
   name: 'prompt',
   summary: 'Print the exact first request of an episode (system prompt, tools, first user message) as the model receives it.',
   usage:
-    'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--max-calls K] [--lang javascript|python] [--no-render] [--json]',
+    'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--max-calls K] [--lang python|javascript] [--no-render] [--json]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

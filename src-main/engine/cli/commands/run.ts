@@ -30,7 +30,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
   usage:
-    'robocell run --task ID [--variant V] --seed N --arm tools|code --model heuristic|NAME [--agent-noise P] [--agent-seed N] [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang javascript|python] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
+    'robocell run --task ID [--variant V] --seed N --arm tools|code --model heuristic|NAME [--agent-noise P] [--agent-seed N] [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang python|javascript] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,
@@ -72,7 +72,7 @@ export const runCommand: Command = {
     const log = (s: string) => process.stderr.write(s + '\n');
     log(`robocell run: ${instance.taskId}/${instance.variant} seed ${instance.seed}, ${arm} arm, model ${model.info.label}`);
     // Images need the headless renderer; --no-render runs without any (the model is told nothing is attached).
-    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language });
+    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language, prewarmCells: arm === 'code' });
     const stop = new AbortController();
     const onSigint = () => stop.abort();
     process.once('SIGINT', onSigint);
