@@ -50,7 +50,8 @@ export type RunEnvironmentFactory = (instance: InstanceRef, opts?: { language?: 
 export const defaultRunEnvironment: RunEnvironmentFactory = (instance, opts = {}) => {
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new RpcError('invalid-argument', `unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
-  return entry.create(instance, { render: true, language: opts.language });
+  // Warm even for a tool-arm run: the studio may run scratch cells on it (in the run's language).
+  return entry.create(instance, { render: true, language: opts.language, prewarmCells: true });
 };
 
 /** The simulation behind a robot world (its pose stream and pacing); null for a world without one. */
