@@ -35,12 +35,15 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
       setBusy(false);
     }
   };
+  // The cell's own reply then says it was interrupted; a stop that finds nothing running is harmless.
+  const stop = () => void client.request('scratch/interrupt', {}).catch((err: Error) => setError(err.message));
   const d = result?.detail;
   return (
     <div className="scratch" data-testid="scratch">
       <CellView code={code} readOnly={false} onChange={setCode} onRun={() => void run()} errorLine={d?.error?.line ?? null} errorMessage={d?.error ? `${d.error.type}: ${d.error.message}` : null} />
       <div className="row scratch-row">
         <button className="primary" onClick={() => void run()} disabled={busy} data-testid="scratch-run">{busy ? 'Running…' : 'Run'}</button>
+        {busy && <button onClick={stop} data-testid="scratch-stop">Stop</button>}
         <label className="muted small">budget <select value={wallSec} onChange={(e) => setWallSec(Number(e.target.value))} data-testid="scratch-budget">
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
@@ -55,6 +58,7 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
       {d?.value !== undefined && <pre className="value">→ {d.value}</pre>}
       {d?.error && <pre className="error">{d.error.type}: {d.error.message}{d.error.line ? ` (line ${d.error.line})` : ''}</pre>}
       {d?.stop && <pre className="error">{d.stop.message}</pre>}
+      {result && <div className="muted small" data-testid="scratch-verdict">judge after the cell: {result.verdict.success ? 'solved' : 'not solved'} ({result.verdict.reason})</div>}
       {result?.images.map((im, i) => <img key={i} src={im.dataUrl} alt={im.label} width={240} />)}
     </div>
   );

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { cellEvents, cellMethods } from './cells';
 import { coreEvents, coreMethods } from './core';
 import { experimentEvents, experimentMethods } from './experiments';
 import { ErrorCode, RequestId } from './frame';
@@ -7,7 +6,6 @@ import { studioEvents, studioMethods } from './studio';
 
 export * from './frame';
 export * from './core';
-export * from './cells';
 export * from './poses';
 export * from './studio';
 export * from './experiments';
@@ -19,7 +17,6 @@ export * from './experiments';
 export const methods = {
   ...coreMethods,
   ...studioMethods,
-  ...cellMethods,
   ...experimentMethods,
 };
 export type Methods = typeof methods;
@@ -28,7 +25,7 @@ export type ParamsOf<M extends MethodName> = z.input<Methods[M]['params']>;
 export type ResultOf<M extends MethodName> = z.infer<Methods[M]['result']>;
 
 /** Events the engine pushes (past tense), plus the greeting. */
-export const events = [...coreEvents, ...studioEvents, ...cellEvents, ...experimentEvents] as const;
+export const events = [...coreEvents, ...studioEvents, ...experimentEvents] as const;
 
 function requestFrame<M extends MethodName>(name: M) {
   return methods[name].params.extend({ type: z.literal(name), id: RequestId });

@@ -168,8 +168,12 @@ export const studioMethods = {
       frame: SceneFrame.nullable(),
       /** The recorded moment the scratch world started from (null: it kept its own state). */
       fromAction: z.number().int().nullable(),
+      /** The task's judge after the cell. */
+      verdict: z.object({ success: z.boolean(), reason: z.string() }),
     }),
   ),
+  /** Stops the running scratch cell (uncatchably for the cell); the cell's own reply says how it ended. */
+  'scratch/interrupt': method(z.object({}), z.object({ interrupted: z.boolean() })),
 };
 
 export const RunEvent = z.object({ type: z.literal('run/event'), episodeId: z.string(), event: EpisodeEvent });

@@ -58,6 +58,11 @@ export const DEFAULT_WORDS: EnvironmentWords = {
   state: 'the environment state',
 };
 
+/** Why an aborted cell stopped, for its result: the abort's reason when a sentence, else the user's stop. */
+export function stopMessage(signal: AbortSignal | undefined): string {
+  return typeof signal?.reason === 'string' ? signal.reason : 'stopped by the user';
+}
+
 export interface Environment {
   /** The environment kind ("inventory", "toy", …), recorded in meta.json. */
   readonly kind: string;
@@ -70,6 +75,7 @@ export interface Environment {
   /** The primitive calls so far (the ledger). */
   ledger(): readonly LedgerEntry[];
   callPrimitive(name: string, args: NamedArgs): Promise<ToolOutcome>;
+  /** Aborting `signal` stops the cell; a string reason is the stop's message (see `stopMessage`). */
   runCell(code: string, opts: { signal?: AbortSignal; maxSimSteps: number; maxWallMs: number }): Promise<CellOutcome>;
   /** Camera images; an empty list when this environment cannot render. */
   observe(cameras: readonly string[]): Promise<Observation[]>;

@@ -1,6 +1,6 @@
 /**
- * Shapes shared by the cell runtime, its CLI and its protocol handlers. A cell is one chunk of
- * JavaScript the model (or the researcher) writes against `robo`; it runs in the episode's isolate.
+ * Shapes shared by the cell runtimes (JavaScript and Python) and their callers. A cell is one chunk
+ * of code the model (or the researcher) writes against `robo`; it runs in the episode's sandbox.
  */
 
 /** Per-cell limits. Wall time includes the time primitives spend moving the robot. */
@@ -83,6 +83,30 @@ export interface CellResult {
   wallMs: number;
   /** True when the isolate was replaced (memory limit): earlier variables no longer exist. */
   namespaceLost: boolean;
+}
+
+/**
+ * A cell's result as plain JSON, image bytes left out: `image` gives each image's form for the
+ * consumer (a file it was saved to, a data: URL, its size). The one mapping of CellResult to JSON
+ * (it was the cell/* protocol's toRunResult; that protocol is gone, scratch/run is the studio's path).
+ */
+export function cellResultJson<I>(r: CellResult, image: (img: CellImage) => I) {
+  return {
+    index: r.index,
+    ok: r.ok,
+    stdout: r.stdout,
+    stdoutTruncatedChars: r.stdoutTruncatedChars,
+    ...(r.value !== undefined ? { value: r.value } : {}),
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.stop ? { stop: r.stop } : {}),
+    images: r.images.map(image),
+    audit: r.audit,
+    refused: r.refused,
+    primitiveCalls: r.primitiveCalls,
+    simSteps: r.simSteps,
+    wallMs: r.wallMs,
+    namespaceLost: r.namespaceLost,
+  };
 }
 
 export interface CellOutputLine {

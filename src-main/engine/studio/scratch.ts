@@ -1,10 +1,12 @@
 /**
  * Scratch cells: ad-hoc code against the robot, outside any recorded conversation. On a paused
  * live run they act on its robot (and the run's later hashes will say so on replay); otherwise on
- * a scratch world of the episode's instance whose namespace persists across scratch cells.
+ * a scratch world of the episode's instance whose namespace persists across scratch cells. This
+ * is the one way the studio runs a hand-written cell (the sandbox itself is cells/; the recorded
+ * conversation's cells run through the agent loop).
  */
 import { readFileSync } from 'node:fs';
-import type { CellDetail, CellLanguage, InstanceRef } from '../../../src-shared/episode';
+import { instanceKey, type CellDetail, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
@@ -23,12 +25,23 @@ export interface ScratchResult {
   target: 'live-run' | 'scratch-world';
   frame: SceneFrame | null;
   fromAction: number | null;
+  /** The task's judge after the cell (the cell may have solved it). */
+  verdict: { success: boolean; reason: string };
+}
+
+export interface ScratchRunOptions {
+  maxWallMs?: number;
+  /** Scratch world only: the recorded moment to restore first (see `run`). */
+  atAction?: number;
+  /** Aborted when the client that asked goes away: the cell is stopped, not left running. */
+  signal?: AbortSignal;
 }
 
 export class ScratchCells {
   /** `moment`: the episode and recorded action the world was last restored to. */
   private world: { key: string; env: RobotEnvironment; moment: string | null; fromAction: number | null } | null = null;
-  private busy = false;
+  /** The running cell's stop switch (null when none runs): `interrupt` and a dropped client pull it. */
+  private running: AbortController | null = null;
 
   constructor(
     private readonly library: EpisodeLibrary,
@@ -40,9 +53,13 @@ export class ScratchCells {
    * `atAction` (scratch world only) puts the world at that recorded moment first, when it is not
    * already there: successive scratch cells at one moment build on each other, as in a notebook.
    */
-  async run(episodeId: string, code: string, maxWallMs: number = SCRATCH_BUDGET.maxWallMs, atAction?: number): Promise<ScratchResult> {
-    if (this.busy) throw new RpcError('busy', 'a scratch cell is still running');
-    this.busy = true;
+  async run(episodeId: string, code: string, opts: ScratchRunOptions = {}): Promise<ScratchResult> {
+    if (this.running) throw new RpcError('busy', 'a scratch cell is still running');
+    const { atAction, maxWallMs = SCRATCH_BUDGET.maxWallMs } = opts;
+    const stop = new AbortController();
+    this.running = stop;
+    const onDropped = () => stop.abort('the client disconnected');
+    opts.signal?.addEventListener('abort', onDropped, { once: true });
     try {
       const live = this.runs.current;
       let env: RobotEnvironment;
@@ -60,7 +77,7 @@ export class ScratchCells {
         const { instance } = ep.meta;
         // Scratch cells are written in the episode's cell language.
         const { language } = ep.meta.settings;
-        const key = `${instance.taskId}/${instance.variant}/${instance.seed}/${language}`;
+        const key = `${instanceKey(instance)}/${language}`;
         if (this.world?.key !== key) {
           this.world?.env.dispose();
           this.world = { key, env: await this.envFactory(instance, language), moment: null, fromAction: null };
@@ -75,7 +92,8 @@ export class ScratchCells {
         fromAction = this.world.fromAction;
         target = 'scratch-world';
       }
-      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs });
+      if (opts.signal?.aborted) throw new RpcError('invalid-argument', 'the client disconnected before the scratch cell started');
+      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
       return {
         ok: r.ok,
         text: r.text,
@@ -84,10 +102,19 @@ export class ScratchCells {
         target,
         frame: frameOf(env),
         fromAction,
+        verdict: env.judge(),
       };
     } finally {
-      this.busy = false;
+      opts.signal?.removeEventListener('abort', onDropped);
+      this.running = null;
     }
+  }
+
+  /** Stops the running scratch cell, uncatchably for the cell; false when none is running. */
+  interrupt(): boolean {
+    if (!this.running || this.running.signal.aborted) return false;
+    this.running.abort('stopped by the user');
+    return true;
   }
 
   private restoreMoment(episodeId: string, events: ReturnType<EpisodeLibrary['open']>['events'], action: number, env: RobotEnvironment): void {

@@ -14,7 +14,7 @@ import { packageRoot } from '../../paths';
 import { Registry } from '../../primitives/registry';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import { cellOutcome } from '../cellOutcome';
-import type { CellOutcome, Environment, EnvironmentWords, ToolOutcome } from '../environment';
+import { stopMessage, type CellOutcome, type Environment, type EnvironmentWords, type ToolOutcome } from '../environment';
 import { createInventoryDb, dbStateHash, TODAY, WEEK_START_DAY } from './db';
 import { judgeReport, type Report } from './judge';
 import { InventoryClient, inventoryPrimitives } from './primitives';
@@ -128,7 +128,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ registry, language });
-      const onAbort = () => cells?.interrupt('stopped by the user');
+      const onAbort = () => cells?.interrupt(stopMessage(o.signal));
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         return cellOutcome(await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: Math.max(1, o.maxSimSteps) } }));

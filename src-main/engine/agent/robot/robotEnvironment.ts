@@ -19,7 +19,7 @@ import { attachCameraSource, type SavingCameraSource } from '../../render/simVie
 import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
 import { robotPreamble } from './preamble';
 import { cellOutcome } from '../cellOutcome';
-import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
+import { stopMessage, type CellOutcome, type Environment, type Observation, type ToolOutcome } from '../environment';
 import { ROBOT_WORDS } from './words';
 
 export interface RobotEnvironmentOptions {
@@ -112,7 +112,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ language, registry, countSimSteps: steps, extractImages: pngExtractor });
-      const onAbort = () => cells?.interrupt('stopped by the user');
+      const onAbort = () => cells?.interrupt(stopMessage(o.signal));
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;
       try {

@@ -1,0 +1,125 @@
+/**
+ * Scratch cells, the studio's one way to run a hand-written cell: against a scratch world of a
+ * recorded episode's instance, in the episode's cell language, with a namespace that persists
+ * across scratch cells; images come back as data: URLs, the judge's verdict with the result; a
+ * running cell can be interrupted, and is stopped when the client that asked goes away. (The
+ * runtime-level tests cover the sandbox itself: budgets, audit modes, busy errors, memory limits.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CellLanguage, InstanceRef } from '../../src-shared/episode';
+import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
+import { DEFAULT_SETTINGS } from '../../src-main/engine/agent/loop';
+import { createRobotEnvironment, type RobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
+import { closePythonPools } from '../../src-main/engine/cells/python/pool';
+import type { CameraSource } from '../../src-main/engine/primitives/world';
+import { ConfigStore } from '../../src-main/engine/studio/config';
+import { EpisodeLibrary } from '../../src-main/engine/studio/library';
+import { RunManager } from '../../src-main/engine/studio/runs';
+import { ScratchCells } from '../../src-main/engine/studio/scratch';
+
+const INSTANCE: InstanceRef = { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 };
+// A camera that answers with a fixed 1x1 PNG: the test needs an image's way back, not a renderer.
+const PNG_1PX = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
+const camera: CameraSource = async (_name, widthPx, heightPx) => ({ png: PNG_1PX, widthPx, heightPx });
+
+const dir = mkdtempSync(join(tmpdir(), 'scratch-cells-'));
+const library = new EpisodeLibrary(join(dir, 'episodes'), join(dir, 'none'));
+const runs = new RunManager({ broadcast: () => undefined, broadcastPoses: () => undefined }, library, new ConfigStore(join(dir, 'config.json')), (i, o) => createRobotEnvironment(i, { language: o?.language }));
+const episodes: Partial<Record<CellLanguage, string>> = {};
+
+/** A short recorded episode (one model call) whose cell language is `language`. */
+async function record(language: CellLanguage): Promise<string> {
+  const run = await runs.launch({
+    instance: INSTANCE,
+    arm: 'tools',
+    settings: { ...DEFAULT_SETTINGS, cameras: [], images: 'none', language, budgets: { ...DEFAULT_SETTINGS.budgets, maxModelCalls: 1 } },
+    model: createHeuristicModel(),
+    speed: null,
+    startPaused: false,
+    stopAfterCall: null,
+  });
+  await run.done;
+  return run.episodeId;
+}
+
+/** Scratch cells whose worlds are counted as they open and close. */
+function scratchCells() {
+  const opened: CellLanguage[] = [];
+  let disposed = 0;
+  const scratch = new ScratchCells(library, runs, async (i, language) => {
+    opened.push(language);
+    const env: RobotEnvironment = await createRobotEnvironment(i, { language, cameraSource: camera });
+    const dispose = env.dispose.bind(env);
+    return Object.assign(env, { dispose: () => (disposed++, dispose()) });
+  });
+  return { scratch, opened, disposed: () => disposed };
+}
+
+beforeAll(async () => {
+  episodes.javascript = await record('javascript');
+  episodes.python = await record('python');
+}, 120_000);
+
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await closePythonPools();
+});
+
+describe('scratch cells', () => {
+  it('runs cells on a scratch world with a persistent namespace, images and the verdict; interrupts; stops when the client goes away', async () => {
+    const { scratch, opened, disposed } = scratchCells();
+    const ep = episodes.javascript as string;
+    await expect(scratch.run('no-such-episode', '1')).rejects.toThrow(/no-such-episode/);
+    const r1 = await scratch.run(ep, 'let n = 2;\nconsole.log("hi");\nrobo.show("front");\nn * 21');
+    expect(r1).toMatchObject({ ok: true, target: 'scratch-world', detail: { value: '42', stdout: 'hi\n' }, verdict: { success: false } });
+    expect(r1.verdict.reason.length).toBeGreaterThan(0);
+    expect(r1.images).toHaveLength(1);
+    expect(r1.images[0].dataUrl).toMatch(/^data:image\/png;base64,/);
+    expect((await scratch.run(ep, 'n')).detail.value).toBe('2');
+    expect(opened).toEqual(['javascript']);
+
+    // The sandbox's audit refuses eval in a scratch cell as in an episode's.
+    expect((await scratch.run(ep, 'eval("1")')).detail.refused).toBe(true);
+
+    const long = scratch.run(ep, 'while (true) {}', { maxWallMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(scratch.run(ep, '1')).rejects.toThrow(/still running/);
+    expect(scratch.interrupt()).toBe(true);
+    const stopped = await long;
+    expect(stopped.detail.stop).toMatchObject({ reason: 'interrupted', message: expect.stringContaining('stopped by the user') });
+    expect(scratch.interrupt()).toBe(false);
+
+    const client = new AbortController();
+    const dropped = scratch.run(ep, 'while (true) {}', { maxWallMs: 30_000, signal: client.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    client.abort();
+    expect((await dropped).detail.stop?.message).toContain('disconnected');
+    // Interrupted cells leave the namespace as it was.
+    expect((await scratch.run(ep, 'n')).detail.value).toBe('2');
+    expect(opened).toEqual(['javascript']);
+
+    expect(disposed()).toBe(0);
+    scratch.dispose();
+    expect(disposed()).toBe(1);
+  });
+
+  it("runs a Python episode's scratch cells in Python; another episode's language opens a fresh world", async () => {
+    const { scratch, opened, disposed } = scratchCells();
+    try {
+      const py = await scratch.run(episodes.python as string, 'n = 2\nprint("hi")\nn * 21');
+      expect(py).toMatchObject({ ok: true, detail: { value: '42', stdout: 'hi\n' } });
+      expect((await scratch.run(episodes.python as string, 'n')).detail.value).toBe('2');
+      // The language follows the episode: JavaScript is a syntax error here.
+      expect((await scratch.run(episodes.python as string, 'let m = 1')).detail.error?.type).toBe('SyntaxError');
+      const js = await scratch.run(episodes.javascript as string, 'typeof n');
+      expect(js.detail.value).toBe('"undefined"');
+      expect(opened).toEqual(['python', 'javascript']);
+      expect(disposed()).toBe(1);
+    } finally {
+      scratch.dispose();
+    }
+  });
+});
