@@ -12,7 +12,8 @@ import { createToyEnvironment, toyPolicy, toyTarget } from './testing/toyEnviron
 const root = mkdtempSync(join(tmpdir(), 'robocell-loop-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const model = createScriptedModel(toyPolicy);
-const settings = { ...DEFAULT_SETTINGS, cameras: [] };
+// The toy environment's cells are JavaScript (its scripted plan writes them), not the default Python.
+const settings = { ...DEFAULT_SETTINGS, cameras: [], language: 'javascript' as const };
 
 describe('agent loop on the toy environment (a scripted test plan)', () => {
   it('both arms succeed; the code arm needs fewer calls and input tokens', async () => {

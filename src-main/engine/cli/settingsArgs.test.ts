@@ -24,4 +24,14 @@ describe('settings flags: one reading for run, prompt and experiment run', () =>
     expect(s?.budgets.maxSimSteps).toBe(1234);
     expect(s?.budgets.maxModelCalls).toBe(DEFAULT_SETTINGS.budgets.maxModelCalls);
   });
+
+  it('the cell language is Python unless --lang or the spec file names another, as in the study', () => {
+    expect(DEFAULT_SETTINGS.language).toBe('python');
+    expect(settingsFromArgs({}, DEFAULT_SETTINGS).language).toBe('python');
+    expect(specFromArgs({ tasks: ['t'], seeds: [0] }, {}, 'heuristic').settings?.language).toBe('python');
+    expect(settingsFromArgs({ lang: 'javascript' }, DEFAULT_SETTINGS).language).toBe('javascript');
+    expect(specFromArgs({ tasks: ['t'], seeds: [0], settings: { language: 'javascript' } }, {}, 'heuristic').settings?.language).toBe('javascript');
+    expect(specFromArgs({ tasks: ['t'], seeds: [0], settings: { language: 'javascript' } }, { lang: 'python' }, 'heuristic').settings?.language).toBe('python');
+    expect(() => settingsFromArgs({ lang: 'ruby' }, DEFAULT_SETTINGS)).toThrow(/--lang/);
+  });
 });

@@ -174,7 +174,8 @@ describe('the calling convention comes from the API reference', () => {
     for (const taskId of ['pp-cube-in-bowl', 'bi-lift-tray']) {
       const env = await createRobotEnvironment({ taskId, variant: 'default', seed: 0 });
       try {
-        const system = String(initialContext(env, 'code', DEFAULT_SETTINGS).messages[0].content);
+        // The JavaScript reference: its signatures list the positional parameters (Python's take keywords).
+        const system = String(initialContext(env, 'code', { ...DEFAULT_SETTINGS, language: 'javascript' }).messages[0].content);
         const api = readSignatures(system);
         for (const spec of env.registry.list()) expect(api.get(spec.name), spec.name).toEqual(spec.positional.map((p) => p.name));
       } finally {
