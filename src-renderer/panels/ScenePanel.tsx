@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { InstanceRef } from '../../src-shared/episode';
+import { instanceKey, type InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { useConnection } from '../store/connection';
@@ -73,7 +73,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
     };
   }, []);
 
-  const previewKey = !episodeId && preview ? `preview:${preview.taskId}/${preview.variant}/${preview.seed}` : null;
+  const previewKey = !episodeId && preview ? `preview:${instanceKey(preview)}` : null;
   const connected = useConnection((c) => c.state === 'open');
   useEffect(() => {
     // The open episode's scene, or with none the Run form's instance; after a reload the form is

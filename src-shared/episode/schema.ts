@@ -14,6 +14,8 @@ export type Arm = z.infer<typeof Arm>;
 
 export const InstanceRef = z.object({ taskId: z.string().min(1), variant: z.string().min(1), seed: z.number().int().nonnegative() });
 export type InstanceRef = z.infer<typeof InstanceRef>;
+/** An instance as one string, `task/variant/seed`, for keying caches and maps by instance. */
+export const instanceKey = (i: InstanceRef): string => `${i.taskId}/${i.variant}/${i.seed}`;
 
 /** The code arm's cell language; the tool-calling arm records it too but writes no cells. */
 export const CellLanguage = z.enum(['javascript', 'python']);

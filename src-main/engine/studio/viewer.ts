@@ -3,7 +3,7 @@
  * episode's recorded snapshots are restored, so scrubbing shows exactly what the run saw.
  */
 import { readFileSync } from 'node:fs';
-import type { InstanceRef } from '../../../src-shared/episode';
+import { instanceKey, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import type { SceneDescription } from '../../../src-shared/scene/description';
 import { deserializeSnapshot } from '../episodes/snapshot';
@@ -22,7 +22,6 @@ interface ViewerWorld {
 }
 
 const MAX_WORLDS = 3;
-const keyOf = (i: InstanceRef) => `${i.taskId}/${i.variant}/${i.seed}`;
 
 export function sceneFrame(sim: Sim): SceneFrame {
   return {
@@ -48,7 +47,7 @@ export class SceneViewer {
   constructor(private readonly library: EpisodeLibrary) {}
 
   private async worldFor(instance: InstanceRef): Promise<ViewerWorld> {
-    const key = keyOf(instance);
+    const key = instanceKey(instance);
     const hit = this.worlds.find((w) => w.key === key);
     if (hit) {
       this.worlds = [...this.worlds.filter((w) => w !== hit), hit];
