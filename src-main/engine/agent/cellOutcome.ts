@@ -2,7 +2,8 @@
  * A cell's result as the agent loop uses it, for every environment: the model-facing text (what
  * the cell printed, then its value, error or stop) and the recorded detail.
  */
-import type { CellResult } from '../cells/types';
+import { CellDetail } from '../../../src-shared/episode';
+import { cellResultJson, type CellResult } from '../cells/types';
 import type { CellOutcome, Observation } from './environment';
 
 /** The model-facing text of a cell: what it printed, then its value, error or stop. */
@@ -24,14 +25,8 @@ export function cellOutcome(r: CellResult, images: Observation[] = []): CellOutc
     ok: r.ok,
     text: cellText(r),
     images,
-    detail: {
-      stdout: r.stdout,
-      ...(r.value !== undefined ? { value: r.value } : {}),
-      ...(r.error ? { error: { type: r.error.type, message: r.error.message, ...(r.error.line ? { line: r.error.line } : {}) } } : {}),
-      ...(r.stop ? { stop: { reason: r.stop.reason, message: r.stop.message } } : {}),
-      audit: r.audit.map((a) => ({ rule: a.rule, message: a.message, line: a.line })),
-      refused: r.refused,
-      namespaceLost: r.namespaceLost,
-    },
+    // The recorded detail is the result's JSON cut to what the episode schema keeps (parsing
+    // strips the rest: positions past the line, stacks, images, the primitive calls the ledger has).
+    detail: CellDetail.parse(cellResultJson(r, (i) => i.id)),
   };
 }

@@ -87,8 +87,8 @@ export interface CellResult {
 
 /**
  * A cell's result as plain JSON, image bytes left out: `image` gives each image's form for the
- * consumer (a file it was saved to, a data: URL, its size). The one mapping of CellResult to JSON
- * (it was the cell/* protocol's toRunResult; that protocol is gone, scratch/run is the studio's path).
+ * consumer (a file it was saved to, a data: URL, its size). The one mapping of CellResult to JSON:
+ * `robocell exec --json` prints it, and an episode records it cut to the schema's CellDetail.
  */
 export function cellResultJson<I>(r: CellResult, image: (img: CellImage) => I) {
   return {

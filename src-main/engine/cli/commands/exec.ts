@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { CellLanguage, DEFAULT_CELL_LANGUAGE } from '../../../../src-shared/episode';
 import type { CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime, languageOfFile } from '../../cells/factory';
-import type { AuditMode, CellResult } from '../../cells/types';
-import { DEFAULT_CELL_BUDGET } from '../../cells/types';
+import type { AuditMode, CellImage, CellResult } from '../../cells/types';
+import { cellResultJson, DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
 import { attachCameraSource } from '../../render/simView';
 import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
@@ -23,24 +23,8 @@ function positiveNumber(flag: string, text: string | undefined, fallback: number
 
 /** One cell's result as the JSON line `--json` prints (image bytes replaced by their size). */
 export function cellJson(file: string, r: CellResult, imageFiles: Map<string, string>): Record<string, unknown> {
-  return {
-    type: 'cell',
-    file,
-    index: r.index,
-    ok: r.ok,
-    stdout: r.stdout,
-    ...(r.stdoutTruncatedChars ? { stdoutTruncatedChars: r.stdoutTruncatedChars } : {}),
-    ...(r.value !== undefined ? { value: r.value } : {}),
-    ...(r.error ? { error: { type: r.error.type, message: r.error.message, ...(r.error.line ? { line: r.error.line } : {}) } } : {}),
-    ...(r.stop ? { stop: r.stop } : {}),
-    images: r.images.map((i) => ({ id: i.id, primitive: i.primitive, mimeType: i.mimeType, width: i.width, height: i.height, bytes: i.bytes?.length ?? 0, ...(imageFiles.has(i.id) ? { file: imageFiles.get(i.id) } : {}) })),
-    audit: r.audit,
-    refused: r.refused,
-    primitiveCalls: r.primitiveCalls,
-    simSteps: r.simSteps,
-    wallMs: Math.round(r.wallMs),
-    namespaceLost: r.namespaceLost,
-  };
+  const image = (i: CellImage) => ({ id: i.id, primitive: i.primitive, mimeType: i.mimeType, width: i.width, height: i.height, bytes: i.bytes?.length ?? 0, ...(imageFiles.has(i.id) ? { file: imageFiles.get(i.id) } : {}) });
+  return { type: 'cell', file, ...cellResultJson(r, image) };
 }
 
 function cellText(file: string, r: CellResult, imageFiles: Map<string, string>): string {
