@@ -35,7 +35,8 @@ for (const taskId of ['pp-cube-in-bowl', 'bi-lift-tray']) {
     it('holds every summary, parameter, return field and error in the first request of each arm', async () => {
       const e = await env(taskId, true);
       const tools = initialContext(e, 'tools', DEFAULT_SETTINGS);
-      const code = initialContext(e, 'code', DEFAULT_SETTINGS);
+      // The JavaScript reference: its types are spelled as the specs spell them (the Python test below has its own spelling).
+      const code = initialContext(e, 'code', { ...DEFAULT_SETTINGS, language: 'javascript' });
       const toolsText = requestText(tools);
       const codeText = requestText(code);
       const specs = e.registry.list();

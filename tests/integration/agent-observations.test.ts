@@ -64,13 +64,13 @@ describe('tool-calling arm', () => {
 
 describe('code arm', () => {
   it('robo.image returns the bytes to the cell and attaches nothing; robo.show attaches its image', async () => {
-    const env = await createRobotEnvironment({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 }, { cameraSource });
+    const env = await createRobotEnvironment({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 }, { cameraSource, language: 'javascript' });
     const { model, requests } = sequenceModel([
       { name: 'javascript', args: { code: "const r = robo.image('front');\nconsole.log(r.available, r.png.length, r.png.slice(0, 4).join(','));" } },
       { name: 'javascript', args: { code: "robo.move_to([0.35, 0.1, 0.3]);\nrobo.show('front').available" } },
     ]);
     try {
-      await runEpisode({ env, model, arm: 'code', settings: DEFAULT_SETTINGS, outRoot: root });
+      await runEpisode({ env, model, arm: 'code', settings: { ...DEFAULT_SETTINGS, language: 'javascript' }, outRoot: root });
     } finally {
       env.dispose();
     }

@@ -45,7 +45,7 @@ describe('robocell prompt', () => {
         const body = JSON.parse(p.stdout) as WireBody;
         expect(body.model).toBe('gpt-4o');
         expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
-        expect(body.tools.map((t) => t.function.name)).toEqual(arm === 'tools' ? ['state', 'find', 'show', 'image', 'move_to', 'wait', 'rotate_wrist', 'set_gripper', 'grasp', 'release', 'finish'] : ['javascript', 'finish']);
+        expect(body.tools.map((t) => t.function.name)).toEqual(arm === 'tools' ? ['state', 'find', 'show', 'image', 'move_to', 'wait', 'rotate_wrist', 'set_gripper', 'grasp', 'release', 'finish'] : ['python', 'finish']); // no --lang: Python, the code arm's default
         expect(String(body.messages[0].content)).toContain(NO_RENDERER_TEXT);
 
         received.length = 0;
