@@ -3,6 +3,7 @@
  * two experiments): success with Wilson intervals, McNemar's exact test and Newcombe's interval
  * on the difference, and cost ratios on the units both sides solved, bootstrapped by task.
  */
+import type { AgentInterface } from '../episode/schema';
 import type { FailureEnding } from './spec';
 import { FAILURE_ENDINGS } from './spec';
 import { clusterBootstrap, mcnemarExact, pairedDiffInterval, wilson, type Interval } from './stats';
@@ -20,6 +21,9 @@ export interface EpisodeFigures {
   wallMs: number;
   callInputTokens: number[];
 }
+
+/** The paired episodes of each arm (what the plots draw). */
+export type EpisodesByArm = Record<AgentInterface, readonly EpisodeFigures[]>;
 
 /** Two episodes that differ in the compared condition only. */
 export interface PairedUnit {

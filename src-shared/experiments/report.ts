@@ -3,9 +3,8 @@
  * instance), the paired statistics, what is missing or stopped, the per-episode estimate of time
  * and cost, and the published study's own figures beside ours.
  */
-import type { Arm } from '../episode/schema';
-import { pairedStats, type EpisodeFigures, type GroupRow, type PairedOptions, type PairedStats, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
-import type { EpisodesByArm } from './plots';
+import type { AgentInterface } from '../episode/schema';
+import { pairedStats, type EpisodeFigures, type EpisodesByArm, type GroupRow, type PairedOptions, type PairedStats, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
 import { failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
 
 /** The published study (PyRUA-Lean vs the RPent baseline), as its paper reports it. */
@@ -30,7 +29,7 @@ export interface UnpairedEntry {
   pairId: string;
   key: ExperimentKey;
   /** The arm(s) the pair lacks, and why: not run yet, its last attempt was stopped, or it failed (engine or worker error). */
-  missing: Array<{ arm: Arm; status: UnrecordedStatus }>;
+  missing: Array<{ arm: AgentInterface; status: UnrecordedStatus }>;
 }
 
 export interface ExperimentReport {
@@ -56,14 +55,14 @@ export interface ExperimentReport {
   };
   arms: { tools: SideSummary; code: SideSummary };
   paired: { n: number; discordant: number; toolsOnly: number; codeOnly: number; both: number; neither: number; mcnemarP: number; diff: number; diffCi95: [number, number] };
-  discordantPairs: Array<{ pairId: string; taskId: string; family: string; solvedBy: Arm; episodes: { tools: string; code: string } }>;
+  discordantPairs: Array<{ pairId: string; taskId: string; family: string; solvedBy: AgentInterface; episodes: { tools: string; code: string } }>;
   bothSolved: { n: number; totals: { tools: Record<RatioMetric, number | null>; code: Record<RatioMetric, number | null> }; ratios: Record<RatioMetric, RatioSummary> };
   byFamily: GroupRow[];
   byTask: GroupRow[];
   unpaired: UnpairedEntry[];
   estimate: {
     /** Mean per recorded episode, by arm. */
-    perEpisode: Record<Arm, { wallSec: number | null; costUsd: number | null; inputTokens: number | null; llmCalls: number | null }>;
+    perEpisode: Record<AgentInterface, { wallSec: number | null; costUsd: number | null; inputTokens: number | null; llmCalls: number | null }>;
     /** The whole spec at those means (wall as if one episode ran at a time). */
     fullSpec: { episodes: number; wallSec: number | null; costUsd: number | null };
     remaining: { episodes: number; wallSec: number | null; costUsd: number | null };
@@ -114,7 +113,7 @@ export function pairRecords(input: Pick<ReportInput, 'records' | 'figures' | 'at
   const failedKeys = new Set<string>();
   for (const [k, outcome] of lastAttempt) (outcome === 'stopped' || outcome === 'interrupted' ? stoppedKeys : failedKeys).add(k);
   const statusOf = (k: string): UnrecordedStatus => (stoppedKeys.has(k) ? 'stopped' : failedKeys.has(k) ? 'failed' : 'not-run');
-  const byPair = new Map<string, Partial<Record<Arm, ResultRecord>>>();
+  const byPair = new Map<string, Partial<Record<AgentInterface, ResultRecord>>>();
   for (const r of byKey.values()) {
     const p = byPair.get(pairId(r.key)) ?? {};
     p[r.key.arm] = r;
@@ -128,7 +127,7 @@ export function pairRecords(input: Pick<ReportInput, 'records' | 'figures' | 'at
       continue;
     }
     const have = (p.tools ?? p.code)!;
-    const missingArm: Arm = p.tools ? 'code' : 'tools';
+    const missingArm: AgentInterface = p.tools ? 'code' : 'tools';
     const k = { ...have.key, arm: missingArm };
     unpaired.push({ pairId: id, key: have.key, missing: [{ arm: missingArm, status: statusOf(keyId(k)) }] });
   }
@@ -146,7 +145,7 @@ export function buildExperimentReport(input: ReportInput): ExperimentReport {
   const { byKey, fig, stoppedKeys, failedKeys, units, unpaired } = pairRecords(input);
   const s = pairedStats(units, input.options);
   // Result-less keys join the endings table: stopped ones as stopped, failed ones as engine errors.
-  const armOf = (k: string): Arm => (k.endsWith('/tools') ? 'tools' : 'code');
+  const armOf = (k: string): AgentInterface => (k.endsWith('/tools') ? 'tools' : 'code');
   const unrecorded = { tools: { stopped: 0, failed: 0 }, code: { stopped: 0, failed: 0 } };
   for (const k of stoppedKeys) unrecorded[armOf(k)].stopped++;
   for (const k of failedKeys) unrecorded[armOf(k)].failed++;
@@ -158,7 +157,7 @@ export function buildExperimentReport(input: ReportInput): ExperimentReport {
 
   // In key order, so float sums do not depend on the order results were appended in.
   const all = [...byKey.values()].sort((x, y) => keyId(x.key).localeCompare(keyId(y.key)));
-  const perArm = (arm: Arm) => {
+  const perArm = (arm: AgentInterface) => {
     const rs = all.filter((r) => r.key.arm === arm).map(fig);
     const costs = rs.map((r) => r.costUsd);
     return {

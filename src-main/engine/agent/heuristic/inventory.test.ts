@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createInventoryDb } from '../inventory/db';
 import { INVENTORY_TASKS, inventoryInstance } from '../inventory/tasks';
-import { inventoryCell, parseInventoryGoal, readWeekStart } from './inventory';
+import { inventoryCell, readWeekStart } from './inventory';
+import { parseInventoryGoal } from './inventoryGoal';
 
 const KIND: Record<string, string> = {
   'inv-stockout': 'stockout',

@@ -4,7 +4,7 @@
  * snake_case, results as dicts with snake_case keys). The summaries are worded and rounded as the
  * JavaScript ones, so both languages report the same text.
  */
-import type { InventoryGoal } from './inventory';
+import type { InventoryGoal } from './inventoryGoal';
 
 const HELPERS = `import re
 
