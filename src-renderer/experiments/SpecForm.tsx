@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { parseSeeds } from '../../src-shared/experiments/spec';
-import type { Arm } from '../../src-shared/episode';
+import type { AgentInterface } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
 import { useEndpoint } from '../store/endpoint';
 import { notify, useRun } from '../store/run';
@@ -16,7 +16,7 @@ export function SpecForm({ offlineModel, onStarted, onCancel }: { offlineModel: 
   const [name, setName] = useState('');
   const [variants, setVariants] = useState('default');
   const [seeds, setSeeds] = useState('0-2');
-  const [arms, setArms] = useState<Arm[]>(['tools', 'code']);
+  const [arms, setArms] = useState<AgentInterface[]>(['tools', 'code']);
   const [repeats, setRepeats] = useState(1);
   const [model, setModel] = useState<'offline' | 'endpoint'>('offline');
   const [jobs, setJobs] = useState(2);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { AgentSettings, Arm } from '../../src-shared/episode';
+import type { AgentInterface, AgentSettings } from '../../src-shared/episode';
 import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { controlRun } from '../app/runControl';
@@ -85,7 +85,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
       </div>
       <div className="row">
         <label>Arm
-          <select value={arm} onChange={(e) => form.set({ arm: e.target.value as Arm })} data-testid="run-arm">
+          <select value={arm} onChange={(e) => form.set({ arm: e.target.value as AgentInterface })} data-testid="run-arm">
             <option value="code">code (cells)</option>
             <option value="tools">tool-calling</option>
           </select>

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { AgentSettings, Arm, EpisodeMeta } from '../../src-shared/episode';
+import type { AgentSettings, AgentInterface, EpisodeMeta } from '../../src-shared/episode';
 import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
 
 /**
@@ -11,7 +11,7 @@ export interface RunForm {
   taskId: string;
   variant: string;
   seed: number;
-  arm: Arm;
+  arm: AgentInterface;
   model: ModelChoice;
   /** Null until the engine's defaults arrive (or after a reset). */
   settings: AgentSettings | null;

@@ -9,8 +9,15 @@ import { AssistantMessage, Message, TokenUsage, ToolDef } from './messages';
 /** 2: `settings.language` (the code arm's cell language). */
 export const EPISODE_SCHEMA_VERSION = 2;
 
-export const Arm = z.enum(['tools', 'code']);
-export type Arm = z.infer<typeof Arm>;
+/**
+ * The two agent interfaces the studio compares: `tools` (one primitive per model call) and `code`
+ * (the model writes cells against `robo`). Not a robot arm: those are ArmController and `arm:`
+ * options of primitives. Experiments keep the study's word and call each interface an arm
+ * (`arms` in a spec, `arm` in an experiment key and in the report JSON): that field holds an
+ * AgentInterface.
+ */
+export const AgentInterface = z.enum(['tools', 'code']);
+export type AgentInterface = z.infer<typeof AgentInterface>;
 
 export const InstanceRef = z.object({ taskId: z.string().min(1), variant: z.string().min(1), seed: z.number().int().nonnegative() });
 export type InstanceRef = z.infer<typeof InstanceRef>;
@@ -63,7 +70,7 @@ export const EpisodeMeta = z.object({
   createdAt: z.string(),
   environment: z.string(),
   instance: InstanceRef,
-  arm: Arm,
+  arm: AgentInterface,
   model: ModelInfo,
   settings: AgentSettings,
   versions: z.record(z.string(), z.string()),

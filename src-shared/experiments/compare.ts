@@ -2,7 +2,7 @@
  * Two experiments (two models, two prompt versions) compared unit by unit: a unit is one key
  * (task, variant, seed, repeat, arm) present in both, so each arm is compared with itself.
  */
-import type { Arm } from '../episode/schema';
+import type { AgentInterface } from '../episode/schema';
 import { pairedStats, type PairedOptions, type PairedStats, type PairedUnit } from './paired';
 import { figuresOf } from './report';
 import { keyId, type ExperimentManifest, type ResultRecord } from './spec';
@@ -21,7 +21,7 @@ export interface CompareReport {
   /** Versions differ: the comparison measures the engine/simulator change too. */
   versionWarning: string | null;
   all: PairedStats;
-  byArm: Partial<Record<Arm, PairedStats>>;
+  byArm: Partial<Record<AgentInterface, PairedStats>>;
   /** Keys present in only one of the two experiments, left out. */
   unpaired: Array<{ keyId: string; onlyIn: 'a' | 'b' }>;
 }
@@ -36,7 +36,7 @@ export function buildCompareReport(a: { manifest: ExperimentManifest; records: r
   };
   const ia = index(a.records);
   const ib = index(b.records);
-  const units: Array<PairedUnit & { arm: Arm }> = [];
+  const units: Array<PairedUnit & { arm: AgentInterface }> = [];
   const unpaired: CompareReport['unpaired'] = [];
   for (const [k, ra] of ia) {
     const rb = ib.get(k);

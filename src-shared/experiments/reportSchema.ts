@@ -1,5 +1,6 @@
 /** The report as a zod schema, so the studio parses what the engine sends (kept equal to the type by `satisfies`). */
 import { z } from 'zod';
+import { AgentInterface } from '../episode/schema';
 import type { ExperimentReport } from './report';
 
 const Interval = z.tuple([z.number(), z.number()]);
@@ -13,7 +14,6 @@ const Side = z.object({
 const Ratio = z.object({ ratioOfTotals: z.number().nullable(), meanRatio: z.number().nullable(), ci95: Interval.nullable(), meanRatioCi95: Interval.nullable() });
 const Metrics = <T extends z.ZodType>(t: T) => z.object({ llmCalls: t, inputTokens: t, outputTokens: t, imageTokens: t, costUsd: t });
 const Group = z.object({ group: z.string(), n: z.number(), a: Success, b: Success, diff: z.number(), mcnemarP: z.number(), bothSolved: z.number(), callsRatio: z.number().nullable(), inputTokensRatio: z.number().nullable() });
-const Arm = z.enum(['tools', 'code']);
 const PerEpisode = z.object({ wallSec: z.number().nullable(), costUsd: z.number().nullable(), inputTokens: z.number().nullable(), llmCalls: z.number().nullable() });
 const Projection = z.object({ episodes: z.number(), wallSec: z.number().nullable(), costUsd: z.number().nullable() });
 
@@ -35,15 +35,15 @@ export const ExperimentReportSchema = z.object({
   }),
   arms: z.object({ tools: Side, code: Side }),
   paired: z.object({ n: z.number(), discordant: z.number(), toolsOnly: z.number(), codeOnly: z.number(), both: z.number(), neither: z.number(), mcnemarP: z.number(), diff: z.number(), diffCi95: Interval }),
-  discordantPairs: z.array(z.object({ pairId: z.string(), taskId: z.string(), family: z.string(), solvedBy: Arm, episodes: z.object({ tools: z.string(), code: z.string() }) })),
+  discordantPairs: z.array(z.object({ pairId: z.string(), taskId: z.string(), family: z.string(), solvedBy: AgentInterface, episodes: z.object({ tools: z.string(), code: z.string() }) })),
   bothSolved: z.object({ n: z.number(), totals: z.object({ tools: Metrics(z.number().nullable()), code: Metrics(z.number().nullable()) }), ratios: Metrics(Ratio) }),
   byFamily: z.array(Group),
   byTask: z.array(Group),
   unpaired: z.array(
     z.object({
       pairId: z.string(),
-      key: z.object({ taskId: z.string(), variant: z.string(), seed: z.number(), repeat: z.number(), arm: Arm }),
-      missing: z.array(z.object({ arm: Arm, status: z.enum(['not-run', 'stopped', 'failed']) })),
+      key: z.object({ taskId: z.string(), variant: z.string(), seed: z.number(), repeat: z.number(), arm: AgentInterface }),
+      missing: z.array(z.object({ arm: AgentInterface, status: z.enum(['not-run', 'stopped', 'failed']) })),
     }),
   ),
   estimate: z.object({ perEpisode: z.object({ tools: PerEpisode, code: PerEpisode }), fullSpec: Projection, remaining: Projection }),

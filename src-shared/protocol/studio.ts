@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, Arm, CellDetail, CellLanguage, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
+import { AgentSettings, AgentInterface, CellDetail, CellLanguage, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { PriceTable } from '../tokens/prices';
 import { method } from './frame';
@@ -38,7 +38,7 @@ export const EpisodeSummary = z.object({
   name: z.string().nullable(),
   createdAt: z.string(),
   instance: InstanceRef,
-  arm: Arm,
+  arm: AgentInterface,
   /** The code arm's cell language (recorded for the tool-calling arm too, where cells are scratch only). */
   language: CellLanguage,
   modelLabel: z.string(),
@@ -128,7 +128,7 @@ export const studioMethods = {
   'episode/export-file': method(EpisodeId.extend({ grantId: z.string().min(1).max(100) }), z.object({ fileName: z.string() })),
   'episode/import-file': method(z.object({ grantId: z.string().min(1).max(100) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   'run/start': method(
-    z.object({ instance: InstanceRef, arm: Arm, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
+    z.object({ instance: InstanceRef, arm: AgentInterface, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
     z.object({ episodeId: z.string() }),
   ),
   'run/control': method(EpisodeId.extend({ action: z.enum(['pause', 'resume', 'step', 'stop']) }), z.object({ state: RunState })),

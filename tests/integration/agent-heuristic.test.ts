@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Arm } from '../../src-shared/episode';
+import type { AgentInterface } from '../../src-shared/episode';
 import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../../src-main/engine/agent/loop';
@@ -37,7 +37,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function run(taskId: string, variant: string, seed: number, arm: Arm): Promise<{ out: EpisodeOutcome; sent: WireRequest[] }> {
+async function run(taskId: string, variant: string, seed: number, arm: AgentInterface): Promise<{ out: EpisodeOutcome; sent: WireRequest[] }> {
   const env = await createRobotEnvironment({ taskId, variant, seed });
   requests = [];
   try {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Arm } from '../../src-shared/episode';
+import type { AgentInterface } from '../../src-shared/episode';
 import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { createInventoryEnvironment } from '../../src-main/engine/agent/inventory/inventoryEnvironment';
@@ -19,7 +19,7 @@ const out = mkdtempSync(join(tmpdir(), 'inv-agent-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 const settings = { ...DEFAULT_SETTINGS, cameras: [], images: 'none' as const };
 
-async function episode(taskId: string, variant: string, seed: number, arm: Arm): Promise<EpisodeOutcome> {
+async function episode(taskId: string, variant: string, seed: number, arm: AgentInterface): Promise<EpisodeOutcome> {
   const env = await createInventoryEnvironment({ taskId, variant, seed });
   try {
     return await runEpisode({ env, model: createHeuristicModel(), arm, settings, outRoot: out });
@@ -28,7 +28,7 @@ async function episode(taskId: string, variant: string, seed: number, arm: Arm):
   }
 }
 
-const outcomes: Array<{ taskId: string; variant: string; arm: Arm; o: EpisodeOutcome }> = [];
+const outcomes: Array<{ taskId: string; variant: string; arm: AgentInterface; o: EpisodeOutcome }> = [];
 
 describe.each([
   ['default', 1001],

@@ -2,14 +2,14 @@
  * One action of either arm: a primitive call (tool arm) or a cell (code arm), with the result
  * text the model gets, the images attached after it, and the recorded action event.
  */
-import type { AgentSettings, Arm, CellDetail, EpisodeEventInput, ImagePart, ToolCall } from '../../../src-shared/episode';
+import type { AgentSettings, AgentInterface, CellDetail, EpisodeEventInput, ImagePart, ToolCall } from '../../../src-shared/episode';
 import type { EpisodeWriter } from '../episodes/store';
 import type { LedgerEntry } from '../primitives/types';
 import type { Environment, Observation } from './environment';
 
 export interface ActionContext {
   env: Environment;
-  arm: Arm;
+  arm: AgentInterface;
   settings: AgentSettings;
   writer: EpisodeWriter;
   saveImages(obs: Observation[], prefix: string): ImagePart[];

@@ -11,7 +11,7 @@ import {
   outcomeOf,
   type AgentSettings,
   type CellLanguage,
-  type Arm,
+  type AgentInterface,
   type EpisodeEvent,
   type EpisodeMeta,
   type FinishKind,
@@ -42,7 +42,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
 export interface RunEpisodeOptions {
   env: Environment;
   model: Model;
-  arm: Arm;
+  arm: AgentInterface;
   settings?: AgentSettings;
   /** Folder that receives the episode's folder. */
   outRoot: string;
@@ -66,7 +66,7 @@ export interface EpisodeOutcome {
   totals: Totals;
 }
 
-export function toolsFor(arm: Arm, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
+export function toolsFor(arm: AgentInterface, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
   return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
 }
 
@@ -74,7 +74,7 @@ export function toolsFor(arm: Arm, env: Environment, language: CellLanguage = DE
  * The first request of an episode, exactly as the loop sends it: the tools and the system and
  * first user messages. `robocell prompt` prints this.
  */
-export function initialContext(env: Environment, arm: Arm, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
+export function initialContext(env: Environment, arm: AgentInterface, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
   const tools = toolsFor(arm, env, settings.language);
   // An environment without cameras has no image to attach, whatever cameras the settings name.
   const cameras = env.cameras.length > 0 ? settings.cameras : [];
@@ -96,7 +96,7 @@ export function initialContext(env: Environment, arm: Arm, settings: AgentSettin
   return { tools, messages: [{ role: 'system', content: system }, { role: 'user', content: env.instruction }] };
 }
 
-export function buildMeta(env: Environment, model: Model, arm: Arm, settings: AgentSettings): EpisodeMeta {
+export function buildMeta(env: Environment, model: Model, arm: AgentInterface, settings: AgentSettings): EpisodeMeta {
   const base = { instance: env.instance, arm };
   return {
     schemaVersion: EPISODE_SCHEMA_VERSION,

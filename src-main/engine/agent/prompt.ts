@@ -3,7 +3,7 @@
  * done means, then what the model observes) and one documentation generator (apiDocs.ts) serve
  * both; the arm-specific text says only how to act.
  */
-import { DEFAULT_CELL_LANGUAGE, type Arm, type CellLanguage, type Feedback, type ToolDef } from '../../../src-shared/episode';
+import { DEFAULT_CELL_LANGUAGE, type AgentInterface, type CellLanguage, type Feedback, type ToolDef } from '../../../src-shared/episode';
 import { pythonSignature, pythonSpec } from '../cells/python/docs';
 import type { PrimitiveSpec } from '../primitives/types';
 import { apiReference, primitiveTools as toolsOfSpecs } from './apiDocs';
@@ -68,7 +68,7 @@ export function jsSignatures(specs: PrimitiveSpec[], words: EnvironmentWords = D
 }
 
 export interface PromptInput {
-  arm: Arm;
+  arm: AgentInterface;
   instruction: string;
   specs: PrimitiveSpec[];
   cameras: readonly string[];
@@ -118,7 +118,7 @@ function observationsText(p: PromptInput): string {
   return lines.join('\n');
 }
 
-function actText(arm: Arm, language: CellLanguage): string {
+function actText(arm: AgentInterface, language: CellLanguage): string {
   if (arm === 'tools') return ['# How to act', 'Call exactly one tool per reply. Each primitive is a tool; its description and parameter schema are its documentation. You see each answer before your next reply.'].join('\n');
   if (language === 'python') {
     return [

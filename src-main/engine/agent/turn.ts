@@ -7,7 +7,7 @@
  * The order of the recorded events is part of the episode format (replay, forks and the fixtures
  * read it), so each step records exactly where the one-function loop did.
  */
-import type { AgentSettings, Arm, FinishKind, Message, ModelFaultEvent, ToolCall, ToolDef } from '../../../src-shared/episode';
+import type { AgentSettings, AgentInterface, FinishKind, Message, ModelFaultEvent, ToolCall, ToolDef } from '../../../src-shared/episode';
 import { countTextTokens, estimateContext, type ContextEstimate, type ImageCost } from '../../../src-shared/tokens';
 import type { Tally } from './accounting';
 import { executeAction, type ActionContext } from './actions';
@@ -19,7 +19,7 @@ import type { Transcript } from './transcript';
 export interface TurnContext {
   env: Environment;
   model: Model;
-  arm: Arm;
+  arm: AgentInterface;
   settings: AgentSettings;
   tools: ToolDef[];
   transcript: Transcript;

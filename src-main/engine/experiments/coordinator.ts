@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Arm } from '../../../src-shared/episode';
+import type { AgentInterface } from '../../../src-shared/episode';
 import { keyId, type ExperimentKey, type ResultRecord, type SessionEnd } from '../../../src-shared/experiments';
 import type { CallProgress, EpisodeJobResult } from './episodeJob';
 import { currentVersions, expandSpec, versionMismatch } from './expand';
@@ -26,7 +26,7 @@ export interface ExperimentProgress {
   running: number;
   /** Finished in this run. */
   ranNow: number;
-  solved: Record<Arm, { solved: number; done: number }>;
+  solved: Record<AgentInterface, { solved: number; done: number }>;
   llmCalls: number;
   inputTokens: number;
   outputTokens: number;

@@ -1,10 +1,10 @@
 /** The report and the progress line as terminal text. */
-import type { Arm } from '../../../src-shared/episode';
+import type { AgentInterface } from '../../../src-shared/episode';
 import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, bootstrapNote, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
 import type { ExperimentProgress } from './coordinator';
 
 export function progressLine(p: ExperimentProgress): string {
-  const arm = (a: Arm) => `${a} ${p.solved[a].solved}/${p.solved[a].done}`;
+  const arm = (a: AgentInterface) => `${a} ${p.solved[a].solved}/${p.solved[a].done}`;
   const eta = p.etaMs === null ? '' : ` · ETA ${duration(p.etaMs / 1000)}`;
   const stopping = p.stopping ? ` · stopping (${p.stopping})` : '';
   return `${p.done}/${p.planned} episodes (${p.running} running) · solved ${arm('tools')}, ${arm('code')} · ${tokens(p.inputTokens)} in / ${tokens(p.outputTokens)} out tokens · ${usd(p.costUsd)} · ${duration(p.elapsedMs / 1000)}${eta}${stopping}`;

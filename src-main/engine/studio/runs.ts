@@ -2,7 +2,7 @@
  * Live runs started from the studio: one at a time, streamed (poses, events), paced to a sim
  * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause).
  */
-import { AgentSettings, type AgentSettingsInput, type Arm, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
+import { AgentSettings, type AgentSettingsInput, type AgentInterface, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
 import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
@@ -18,7 +18,7 @@ import { Pacer } from './pacer';
 
 export interface RunRequest {
   instance: InstanceRef;
-  arm: Arm;
+  arm: AgentInterface;
   model: ModelChoice;
   /** As the protocol delivers it: fields with defaults (the cell language) may be missing. */
   settings: AgentSettingsInput;
@@ -28,7 +28,7 @@ export interface RunRequest {
 
 export interface LaunchOptions {
   instance: InstanceRef;
-  arm: Arm;
+  arm: AgentInterface;
   settings: AgentSettings;
   model: Model;
   speed: SimSpeed;

@@ -4,7 +4,7 @@
  * agent loop uses, from the same environment and settings `robocell run` would use; nothing runs.
  */
 import { parseArgs } from 'node:util';
-import { Arm } from '../../../../src-shared/episode';
+import { AgentInterface } from '../../../../src-shared/episode';
 import { estimateContext, imageFamilyForModel } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, initialContext } from '../../agent/loop';
 import { toWireMessages, toWireTools } from '../../agent/openai/convert';
@@ -30,7 +30,7 @@ export const promptCommand: Command = {
     });
     const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
-    const arm = enumOpt('arm', values.arm, Arm, 'tools');
+    const arm = enumOpt('arm', values.arm, AgentInterface, 'tools');
     const entry = environmentOfTask(instance.taskId);
     if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Arm, OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
+import { AgentInterface, OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
@@ -51,7 +51,7 @@ export const runCommand: Command = {
     });
     const instance = instanceFromArgs(values);
     if (!values.arm) throw new UsageError('--arm is required: tools or code');
-    const arm = enumOpt('arm', values.arm, Arm, 'tools');
+    const arm = enumOpt('arm', values.arm, AgentInterface, 'tools');
     const entry = environmentOfTask(instance.taskId);
     if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
     // The environment's observation policy (cameras, images) unless the options name one.
