@@ -1,4 +1,4 @@
-import type { ActionEvent, EpisodeEvent, EpisodeMeta, ModelFaultEvent, ModelReplyEvent, ModelRequestEvent, ToolsEvent, VerdictEvent } from '../../src-shared/episode';
+import { foldEvents, type ActionEvent, type EpisodeEvent, type EpisodeMeta, type ModelFaultEvent, type ModelReplyEvent, type ModelRequestEvent, type Totals, type ToolsEvent, type VerdictEvent } from '../../src-shared/episode';
 import type { Message } from '../../src-shared/episode/messages';
 import { estimateMessage, estimateTools, imageFamilyForModel } from '../../src-shared/tokens';
 
@@ -37,6 +37,8 @@ export interface EpisodeView {
   calls: CallView[];
   verdict: VerdictEvent | null;
   messages: Message[];
+  /** The verdict's totals, or the totals so far while the episode runs (the engine's figures). */
+  totals: Totals;
   /** `t` of the newest event (ms since the episode started). */
   lastEventT: number;
 }
@@ -59,66 +61,32 @@ function estimateOf(m: Message, imageCost: ReturnType<typeof imageFamilyForModel
 }
 
 /**
- * Derives what the panels show from an episode's events. Pure: the same events give the same
- * view, and a live episode re-derives as events arrive (messages are cached by index).
+ * Derives what the panels show from an episode's events, through the shared fold
+ * (src-shared/episode/fold.ts) so calls, context and totals match the engine's. Pure: the same
+ * events give the same view, and a live episode re-derives as events arrive (token estimates are
+ * cached by message).
  */
 export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEvent[]): EpisodeView {
   // The model's own image pricing (family and patch multiplier), as the engine counts it.
   const imageCost = imageFamilyForModel(meta.model.name);
-  const messages: Message[] = [];
-  const estimates: Array<{ total: number; imageTokens: number }> = [];
-  let tools: ToolsEvent | null = null;
-  let verdict: VerdictEvent | null = null;
-  const calls: CallView[] = [];
-  const byCall = new Map<number, CallView>();
-  let prevCount = 0;
-  let lastEventT = 0;
-  for (const ev of events) {
-    lastEventT = Math.max(lastEventT, ev.t);
-    switch (ev.type) {
-      case 'tools':
-        tools = ev;
-        break;
-      case 'message': {
-        messages[ev.index] = ev.message;
-        estimates[ev.index] = estimateOf(ev.message, imageCost);
-        break;
-      }
-      case 'model/request': {
-        const context: ContextEntry[] = [];
-        for (let i = 0; i < ev.messageCount && i < messages.length; i++) {
-          context.push({ index: i, message: messages[i], tokens: estimates[i]?.total ?? 0, imageTokens: estimates[i]?.imageTokens ?? 0, isNew: i >= prevCount });
-        }
-        prevCount = ev.messageCount;
-        const view: CallView = { call: ev.call, request: ev, reply: null, faults: [], retries: 0, context, replyTokens: 0, actions: [], kind: 'pending', cumulativeInputTokens: 0, cumulativeCostUsd: 0 };
-        calls.push(view);
-        byCall.set(ev.call, view);
-        break;
-      }
-      case 'model/reply': {
-        const c = byCall.get(ev.call);
-        if (c) {
-          c.reply = ev;
-          c.replyTokens = estimateOf(ev.reply, imageCost).total;
-        }
-        break;
-      }
-      case 'model/fault':
-        byCall.get(ev.call)?.faults.push(ev);
-        break;
-      case 'model/retry': {
-        const c = byCall.get(ev.call);
-        if (c) c.retries = Math.max(c.retries, ev.attempt);
-        break;
-      }
-      case 'action':
-        byCall.get(ev.call)?.actions.push(ev);
-        break;
-      case 'verdict':
-        verdict = ev;
-        break;
-    }
-  }
+  const fold = foldEvents(events);
+  const verdict = fold.verdict;
+  const calls: CallView[] = fold.calls.map((c) => ({
+    call: c.call,
+    request: c.request,
+    reply: c.reply,
+    faults: c.faults,
+    retries: c.retries,
+    context: fold.messages.slice(0, Math.min(c.request.messageCount, c.messagesRecorded)).map((message, index) => {
+      const est = estimateOf(message, imageCost);
+      return { index, message, tokens: est.total, imageTokens: est.imageTokens, isNew: index >= c.prevMessageCount };
+    }),
+    replyTokens: c.reply ? estimateOf(c.reply.reply, imageCost).total : 0,
+    actions: c.actions,
+    kind: 'pending',
+    cumulativeInputTokens: 0,
+    cumulativeCostUsd: 0,
+  }));
   let cumIn = 0;
   let cumCost: number | null = 0;
   calls.forEach((c, i) => {
@@ -135,7 +103,8 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
     const last = calls[calls.length - 1];
     if (last.kind !== 'error') last.kind = 'finish';
   }
-  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages, lastEventT };
+  const tools = fold.tools;
+  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages: fold.messages, totals: fold.totals(), lastEventT: fold.lastEventT };
 }
 
 const toolTokenCache = new WeakMap<ToolsEvent, number>();

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { OUTCOME_LABELS, Outcome } from '../../src-shared/episode';
-import { MAX_FRAME_BYTES, MAX_IMPORT_JSON_CHARS, type EpisodeSummary } from '../../src-shared/protocol';
+import { MAX_FRAME_BYTES, MAX_IMPORT_JSON_CHARS, type LibraryEntry } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { fmtTokens, fmtUsd } from '../app/format';
 import { openEpisode, refreshLibrary } from '../app/useEngineSync';
@@ -11,7 +11,7 @@ import { OutcomeLabel } from './OutcomeBadge';
 
 type SortKey = 'createdAt' | 'task' | 'arm' | 'llmCalls' | 'inputTokens' | 'costUsd' | 'outcome';
 
-const sorters: Record<SortKey, (a: EpisodeSummary, b: EpisodeSummary) => number> = {
+const sorters: Record<SortKey, (a: LibraryEntry, b: LibraryEntry) => number> = {
   createdAt: (a, b) => b.createdAt.localeCompare(a.createdAt),
   task: (a, b) => a.instance.taskId.localeCompare(b.instance.taskId) || a.instance.seed - b.instance.seed,
   arm: (a, b) => a.arm.localeCompare(b.arm),
@@ -37,7 +37,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
   const rows = useMemo(() => {
     const f = filter.trim().toLowerCase();
     // The text filter matches the outcome's words too ("model error", "budget spent").
-    const match = (e: EpisodeSummary) => !f || [e.name ?? '', e.id, instanceLine(e), e.arm, e.modelLabel, OUTCOME_LABELS[e.outcome], fmtDate(e.createdAt)].some((s) => s.toLowerCase().includes(f));
+    const match = (e: LibraryEntry) => !f || [e.name ?? '', e.id, instanceLine(e), e.arm, e.modelLabel, OUTCOME_LABELS[e.outcome], fmtDate(e.createdAt)].some((s) => s.toLowerCase().includes(f));
     return library.filter((e) => (!outcome || e.outcome === outcome) && match(e)).sort(sorters[sort]);
   }, [library, filter, outcome, sort]);
 
@@ -49,7 +49,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
       notify('error', `${what} failed: ${(err as Error).message}`);
     }
   };
-  const exportEpisode = (e: EpisodeSummary) => act('export', async () => {
+  const exportEpisode = (e: LibraryEntry) => act('export', async () => {
     const { json } = await client.request('episode/export', { episodeId: e.id });
     const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
     const a = document.createElement('a');
@@ -77,7 +77,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
       if (fileInput.current) fileInput.current.value = '';
     }
   };
-  const rename = (e: EpisodeSummary, value: string) => {
+  const rename = (e: LibraryEntry, value: string) => {
     const name = value.trim();
     // Clearing the name, or keeping the shown one, changes nothing.
     if (!name || name === displayName(e)) return setRenaming(null);

@@ -1,12 +1,12 @@
-import type { EpisodeSummary } from '../../src-shared/protocol';
+import type { LibraryEntry } from '../../src-shared/protocol';
 
 /** The instance line every row keeps, renamed or not. */
-export function instanceLine(e: Pick<EpisodeSummary, 'instance'>): string {
+export function instanceLine(e: Pick<LibraryEntry, 'instance'>): string {
   return `${e.instance.taskId} · ${e.instance.variant} · seed ${e.instance.seed}`;
 }
 
 /** What a row is called: the user's name, else its instance and arm (never the raw id). */
-export function displayName(e: Pick<EpisodeSummary, 'name' | 'instance' | 'arm'>): string {
+export function displayName(e: Pick<LibraryEntry, 'name' | 'instance' | 'arm'>): string {
   return e.name ?? `${instanceLine(e)} · ${e.arm}`;
 }
 
@@ -18,7 +18,7 @@ export function fmtDate(iso: string): string {
 }
 
 /** A file name a person recognises: name or task, seed, arm and date, safe on every file system. */
-export function exportFileName(e: Pick<EpisodeSummary, 'name' | 'instance' | 'arm' | 'createdAt'>): string {
+export function exportFileName(e: Pick<LibraryEntry, 'name' | 'instance' | 'arm' | 'createdAt'>): string {
   const base = e.name ? e.name : `${e.instance.taskId}-seed${e.instance.seed}-${e.arm}`;
   const date = e.createdAt.slice(0, 16).replace(/[:T]/g, '-');
   const safe = `${base}-${date}`.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 120);

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { EpisodeSummary, RunState, TaskInfo } from '../../src-shared/protocol';
+import type { LibraryEntry, RunState, TaskInfo } from '../../src-shared/protocol';
 import type { AgentSettings } from '../../src-shared/episode';
 
 export interface Notice {
@@ -16,7 +16,7 @@ interface RunStore {
   tasks: TaskInfo[];
   defaults: AgentSettings | null;
   cameras: string[];
-  library: EpisodeSummary[];
+  library: LibraryEntry[];
   /** What the user's actions led to, newest last; each closes with its × (info ones also by themselves). */
   notices: Notice[];
 }

@@ -3,7 +3,7 @@
  * library, live runs with their controls, the scene at any moment, and edit-and-replay forks.
  */
 import { z } from 'zod';
-import { AgentSettings, AgentInterface, CellDetail, CellLanguage, EpisodeEvent, EpisodeMeta, InstanceRef, Outcome, UsageSource } from '../episode';
+import { AgentSettings, AgentInterface, CellDetail, EpisodeEvent, EpisodeMeta, EpisodeSummary, InstanceRef } from '../episode';
 import { SceneDescription } from '../scene/description';
 import { PriceTable } from '../tokens/prices';
 import { method } from './frame';
@@ -33,35 +33,14 @@ export const EndpointSettings = z.object({
 });
 export type EndpointSettings = z.infer<typeof EndpointSettings>;
 
-export const EpisodeSummary = z.object({
-  id: z.string(),
+/** One episode as the library lists it: its summary (src-shared/episode/summary) and the library's own facts. */
+export const LibraryEntry = EpisodeSummary.extend({
   name: z.string().nullable(),
-  createdAt: z.string(),
-  instance: InstanceRef,
-  arm: AgentInterface,
-  /** The code arm's cell language (recorded for the tool-calling arm too, where cells are scratch only). */
-  language: CellLanguage,
-  modelLabel: z.string(),
-  scripted: z.boolean(),
-  success: z.boolean().nullable(),
-  finish: z.string().nullable(),
-  /** How it ended, in the shared vocabulary ("running" while live). */
-  outcome: Outcome,
-  llmCalls: z.number().int(),
-  inputTokens: z.number().int(),
-  /** Of inputTokens, those the provider (or the simulated cache) served from its prompt cache. */
-  cachedInputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  costUsd: z.number().nullable(),
-  /** Where the token counts come from (billed, simulated, local estimate, mixed); null before the verdict or in older episodes. */
-  usageSource: UsageSource.nullable(),
-  /** False when no renderer was attached (the model saw no image); null when the episode did not record it. */
-  imagesAvailable: z.boolean().nullable(),
   parentId: z.string().nullable(),
   bundled: z.boolean(),
   live: z.boolean(),
 });
-export type EpisodeSummary = z.infer<typeof EpisodeSummary>;
+export type LibraryEntry = z.infer<typeof LibraryEntry>;
 
 export const RunState = z.enum(['running', 'paused', 'finished', 'failed', 'stopped']);
 export type RunState = z.infer<typeof RunState>;
@@ -114,7 +93,7 @@ export const studioMethods = {
     z.object({ baseUrl: z.string().url(), model: z.string().min(1).max(200), apiKey: z.string().max(500).optional() }),
     z.object({ ok: z.boolean(), message: z.string(), latencyMs: z.number().nonnegative() }),
   ),
-  'episode/list': method(z.object({}), z.object({ episodes: z.array(EpisodeSummary) })),
+  'episode/list': method(z.object({}), z.object({ episodes: z.array(LibraryEntry) })),
   'episode/open': method(EpisodeId, z.object({ meta: EpisodeMeta, events: z.array(EpisodeEvent), name: z.string().nullable(), parentId: z.string().nullable(), live: z.boolean() })),
   'episode/rename': method(EpisodeId.extend({ name: z.string().min(1).max(200) }), z.object({ ok: z.literal(true) })),
   'episode/delete': method(EpisodeId, z.object({ ok: z.literal(true) })),

@@ -6,6 +6,7 @@ import { agentSuite } from './agent';
 import { cellsSuite } from './cells';
 import { experimentSuite } from './experiment';
 import { inventorySuite } from './inventory';
+import { librarySuite } from './library';
 import { renderSuite } from './render';
 import { simSuite } from './sim';
 import { solveSuite } from './solve';
@@ -15,7 +16,7 @@ import { printTargetSummary } from './targets';
 import type { BenchSuite } from './suite';
 import { workersSuite } from './workers';
 
-const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, experimentSuite, workersSuite, queueSuite];
+const suites: BenchSuite[] = [simSuite, solveSuite, renderSuite, agentSuite, inventorySuite, cellsSuite, studioSuite, librarySuite, experimentSuite, workersSuite, queueSuite];
 
 const only = process.argv.slice(2);
 // A mistyped suite name would otherwise run nothing and print nothing.

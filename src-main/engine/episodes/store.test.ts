@@ -1,15 +1,16 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EPISODE_SCHEMA_VERSION } from '../../../src-shared/episode';
+import { EPISODE_SCHEMA_VERSION, EpisodeEvent, foldEvents, type EpisodeEventInput } from '../../../src-shared/episode';
 import { createToyEnvironment } from '../agent/testing/toyEnvironment';
 import { packageRoot } from '../paths';
 import { replayEpisode } from '../agent/replay';
 import { deserializeSnapshot, serializeSnapshot } from './snapshot';
-import { listEpisodes, loadEpisode, rebuildContext } from './store';
+import { EpisodeWriter, loadEpisode, readSummaryFile, rebuildContext, summarizeFolder, SUMMARY_FILE } from './store';
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'episode-v1-toy');
+const DEMOS = join(packageRoot(), 'assets', 'demo-episodes');
 const tmp = mkdtempSync(join(tmpdir(), 'robocell-store-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -70,16 +71,108 @@ describe('episode store: the frozen schemaVersion 1 fixture', () => {
     expect(() => loadEpisode(dir)).toThrow(/schemaVersion missing/);
   });
 
-  it('lists episodes and skips unreadable folders', () => {
-    const root = join(tmp, 'lib');
-    cpSync(FIXTURE, join(root, 'a'), { recursive: true });
-    cpSync(FIXTURE, join(root, 'b'), { recursive: true });
-    appendFileSync(join(root, 'b', 'meta.json'), 'garbage');
-    const list = listEpisodes(root);
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ success: true, finish: 'success', llmCalls: 3, actions: 3 });
+  it('refuses every corrupt line at once, and skips blank lines', () => {
+    const dir = copyFixture('corrupt-many');
+    const file = join(dir, 'events.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const good = loadEpisode(FIXTURE).events.length;
+    lines[2] = 'nonsense';
+    lines[6] = '{"type":"start","t":-1,"stateHash":"x","snapshotFile":null}';
+    writeFileSync(file, lines.join('\n'));
+    expect(() => loadEpisode(dir)).toThrow(/events\.jsonl line 3: not valid JSON; line 7: t: /);
+    const blank = copyFixture('blank');
+    writeFileSync(join(blank, 'events.jsonl'), readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8').replace('\n', '\n\n  \n'));
+    expect(loadEpisode(blank).events).toHaveLength(good);
   });
 
+  it('summarizes a folder from its events, with the totals the verdict recorded', () => {
+    expect(summarizeFolder(FIXTURE)).toMatchObject({ success: true, finish: 'success', outcome: 'success', llmCalls: 3, actions: 3, inputTokens: 1215, outputTokens: 23, simSteps: 20, language: 'javascript' });
+  });
+});
+
+describe('the fold against recorded episodes', () => {
+  const recorded = [FIXTURE, ...readdirSync(DEMOS).map((d) => join(DEMOS, d))];
+
+  it.each(recorded)('derives the verdict totals from the events alone: %s', (dir) => {
+    const ep = loadEpisode(dir);
+    const fold = foldEvents(ep.events);
+    const verdict = fold.verdict;
+    if (!verdict) throw new Error(`${dir} has no verdict`);
+    const { wallMs: _wall, simSteps, usageSource, estimateGap, ...derived } = fold.derivedTotals();
+    const { wallMs: _recordedWall, simSteps: recordedSteps, usageSource: recordedSource, estimateGap: recordedGap, ...fromVerdict } = verdict.totals;
+    expect(derived).toEqual(fromVerdict);
+    // The verdict's count includes the steps a world takes settling before the first action.
+    expect(simSteps).toBe(ep.events.reduce((n, e) => n + (e.type === 'action' ? e.simSteps : 0), 0));
+    expect(simSteps).toBeLessThanOrEqual(recordedSteps);
+    // Older verdicts (the schemaVersion 1 fixture) did not record where usage came from.
+    if (recordedSource) expect(usageSource).toBe(recordedSource);
+    if (recordedGap) expect(estimateGap).toEqual(recordedGap);
+    expect(fold.calls.length).toBe(ep.events.filter((e) => e.type === 'model/request').length);
+    for (const c of fold.calls) expect(fold.contextAt(c.call).messages).toHaveLength(c.request.messageCount);
+  });
+});
+
+describe('summary.json', () => {
+  /** Writes the fixture's events again through the episode writer, as a live run would. */
+  function rewrite(name: string, stopBefore: 'verdict' | null = null): { dir: string; events: EpisodeEvent[] } {
+    const root = join(tmp, name);
+    const ep = loadEpisode(FIXTURE);
+    const writer = EpisodeWriter.create(root, ep.meta);
+    const events: EpisodeEvent[] = [];
+    for (const e of ep.events) {
+      if (e.type === stopBefore) break;
+      const { t: _t, ...input } = e;
+      events.push(writer.append(input as EpisodeEventInput));
+      if (e.type !== 'verdict') expect(existsSync(join(writer.dir, SUMMARY_FILE))).toBe(false);
+    }
+    writer.close();
+    return { dir: writer.dir, events };
+  }
+
+  it('is written when the verdict is recorded and equals the summary rebuilt from the events', () => {
+    const { dir, events } = rewrite('written');
+    const onDisk = readSummaryFile(dir);
+    expect(onDisk).not.toBeNull();
+    expect(onDisk).toEqual(summarizeFolder(dir));
+    expect(onDisk).toMatchObject({ outcome: 'success', llmCalls: 3, actions: 3 });
+    expect(onDisk?.endedAt).toBe(new Date(Date.parse(loadEpisode(dir).meta.createdAt) + (events.at(-1)?.t ?? NaN)).toISOString());
+    const file = JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { schemaVersion: number; events: { bytes: number } };
+    expect(file.schemaVersion).toBe(1);
+    expect(file.events.bytes).toBe(readFileSync(join(dir, 'events.jsonl')).length);
+    // Nothing of the temporary file it was renamed from is left behind.
+    expect(readdirSync(dir).sort()).toEqual(['events.jsonl', 'images', 'meta.json', 'snapshots', SUMMARY_FILE]);
+  });
+
+  it('is not there without a verdict (a run cut off): the folder still summarizes from its events', () => {
+    const { dir } = rewrite('cut-off', 'verdict');
+    expect(readSummaryFile(dir)).toBeNull();
+    expect(summarizeFolder(dir)).toMatchObject({ outcome: 'engine-error', success: null, llmCalls: 3, actions: 3 });
+    expect(summarizeFolder(dir, true).outcome).toBe('running');
+  });
+
+  it('reads as stale once events are appended, and as missing when corrupt, of another version or a link', () => {
+    const { dir } = rewrite('stale');
+    const summaryPath = join(dir, SUMMARY_FILE);
+    const good = readFileSync(summaryPath, 'utf8');
+    appendFileSync(join(dir, 'events.jsonl'), JSON.stringify({ type: 'model/fault', t: 9999, call: 3, kind: 'empty-reply', detail: 'appended after the verdict' }) + '\n');
+    expect(readSummaryFile(dir)).toBeNull();
+
+    const fresh = rewrite('corrupt-summary').dir;
+    writeFileSync(join(fresh, SUMMARY_FILE), good.slice(0, 40));
+    expect(readSummaryFile(fresh)).toBeNull();
+    const other = rewrite('other-version').dir;
+    const file = JSON.parse(readFileSync(join(other, SUMMARY_FILE), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(other, SUMMARY_FILE), JSON.stringify({ ...file, schemaVersion: 99 }));
+    expect(readSummaryFile(other)).toBeNull();
+    const linked = rewrite('linked').dir;
+    rmSync(join(linked, SUMMARY_FILE));
+    symlinkSync(join(other, SUMMARY_FILE), join(linked, SUMMARY_FILE));
+    expect(readSummaryFile(linked)).toBeNull();
+    expect(readSummaryFile(join(tmp, 'nowhere'))).toBeNull();
+  });
+});
+
+describe('episode store: snapshots', () => {
   it('round-trips a snapshot bit for bit', () => {
     const state = new Float64Array([0.1, -2.5e-300, Number.MIN_VALUE, 1 / 3]);
     const back = deserializeSnapshot(serializeSnapshot({ state, extra: { arm: { target: [1, 2, 3] } } }));

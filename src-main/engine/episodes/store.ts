@@ -2,12 +2,30 @@
  * Episode folders: `meta.json`, an append-only `events.jsonl` written with one synchronous write
  * per event (a killed process loses at most the line being written), `images/` and `snapshots/`.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EpisodeEvent, EpisodeFormatError, migrateMeta, type EpisodeEventInput, type EpisodeMeta, type Message, type ToolDef } from '../../../src-shared/episode';
+import {
+  EpisodeEvent,
+  EpisodeFormatError,
+  foldEvents,
+  foldTotals,
+  migrateMeta,
+  parseEventLines,
+  SUMMARY_SCHEMA_VERSION,
+  SummaryFile,
+  summarizeEpisode,
+  TotalsFold,
+  type EpisodeEventInput,
+  type EpisodeMeta,
+  type EpisodeSummary,
+  type Message,
+  type ToolDef,
+} from '../../../src-shared/episode';
 
 export const EVENTS_FILE = 'events.jsonl';
 export const META_FILE = 'meta.json';
+/** The episode in one small file (src-shared/episode/summary.ts), written when the verdict is recorded. */
+export const SUMMARY_FILE = 'summary.json';
 
 export function defaultEpisodesDir(): string {
   return resolve(process.env.ROBOCELL_EPISODES_DIR ?? join(process.cwd(), '.robocell', 'episodes'));
@@ -23,6 +41,8 @@ export function newEpisodeId(meta: Pick<EpisodeMeta, 'instance' | 'arm'>, now = 
 export class EpisodeWriter {
   private fd: number | null;
   private readonly started = Date.now();
+  /** Counters only (constant memory): enough for summary.json at the verdict. */
+  private readonly fold = new TotalsFold();
 
   private constructor(
     readonly dir: string,
@@ -50,7 +70,21 @@ export class EpisodeWriter {
     if (this.fd === null) throw new Error('episode writer is closed');
     const full = EpisodeEvent.parse({ ...event, t: this.elapsedMs() });
     writeSync(this.fd, JSON.stringify(full) + '\n');
+    this.fold.add(full);
+    if (full.type === 'verdict') this.writeSummary();
     return full;
+  }
+
+  /**
+   * The summary is a cache of the events: failing to write it must not fail the episode whose
+   * verdict is already safe in events.jsonl; the library rebuilds a missing one.
+   */
+  private writeSummary(): void {
+    try {
+      writeSummaryFile(this.dir, summarizeEpisode(this.meta, this.fold));
+    } catch {
+      // Rebuilt from the events when the library next lists this episode.
+    }
   }
 
   /** Writes images/<name> and returns the file name relative to the episode folder. */
@@ -80,7 +114,7 @@ export interface LoadedEpisode {
   truncatedTail: boolean;
 }
 
-/** Loads an episode folder. A cut-off last line is dropped; any other bad line is an error naming it. */
+/** Loads an episode folder. A cut-off last line is dropped; any other bad line is an error naming it (parseEventLines). */
 export function loadEpisode(dir: string): LoadedEpisode {
   const metaPath = join(dir, META_FILE);
   if (!existsSync(metaPath)) throw new EpisodeFormatError(`${dir}: no ${META_FILE}; not an episode folder`);
@@ -93,83 +127,59 @@ export function loadEpisode(dir: string): LoadedEpisode {
   const meta = migrateMeta(rawMeta, metaPath);
   const eventsPath = join(dir, EVENTS_FILE);
   const text = existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8') : '';
-  const lines = text.split('\n');
-  const endsClean = text.length === 0 || text.endsWith('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const events: EpisodeEvent[] = [];
-  let truncatedTail = false;
-  for (let i = 0; i < lines.length; i++) {
-    const isLast = i === lines.length - 1;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lines[i]);
-    } catch (err) {
-      if (isLast && !endsClean) {
-        truncatedTail = true;
-        break;
-      }
-      throw new EpisodeFormatError(`${eventsPath} line ${i + 1}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-    }
-    const parsed = EpisodeEvent.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new EpisodeFormatError(`${eventsPath} line ${i + 1}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    events.push(parsed.data);
-  }
+  const { events, truncatedTail } = parseEventLines(text, eventsPath);
   return { dir, meta, events, truncatedTail };
 }
 
 /** The exact context of model call `call` (1-based): messages and tools as they were sent. */
 export function rebuildContext(ep: Pick<LoadedEpisode, 'events'>, call: number): { messages: Message[]; tools: ToolDef[] } {
-  const req = ep.events.find((e) => e.type === 'model/request' && e.call === call);
-  if (!req || req.type !== 'model/request') throw new Error(`episode has no model call ${call}`);
-  const messages: Message[] = [];
-  let tools: ToolDef[] = [];
-  for (const e of ep.events) {
-    if (e === req) break;
-    if (e.type === 'tools') tools = e.tools;
-    if (e.type === 'message') {
-      if (e.index !== messages.length) throw new EpisodeFormatError(`message events out of order: expected index ${messages.length}, found ${e.index}`);
-      messages.push(e.message);
-    }
-  }
-  if (messages.length < req.messageCount) throw new EpisodeFormatError(`model call ${call} used ${req.messageCount} messages but only ${messages.length} were recorded before it`);
-  return { messages: messages.slice(0, req.messageCount), tools };
+  return foldEvents(ep.events).contextAt(call);
 }
 
-export interface EpisodeSummary {
-  id: string;
-  dir: string;
-  meta: EpisodeMeta;
-  success: boolean | null;
-  finish: string | null;
-  llmCalls: number;
-  actions: number;
+/** What a summary was written against: events.jsonl's size and mtime (null when there is no events file). */
+export function eventsStamp(dir: string): SummaryFile['events'] | null {
+  try {
+    const st = statSync(join(dir, EVENTS_FILE));
+    return { bytes: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  }
 }
 
-/** Every loadable episode under `root`, newest first; unreadable folders are skipped. */
-export function listEpisodes(root: string): EpisodeSummary[] {
-  if (!existsSync(root)) return [];
-  const out: EpisodeSummary[] = [];
-  for (const name of readdirSync(root)) {
-    const dir = join(root, name);
-    if (!statSync(dir).isDirectory() || !existsSync(join(dir, META_FILE))) continue;
-    try {
-      const ep = loadEpisode(dir);
-      const verdict = ep.events.find((e) => e.type === 'verdict');
-      out.push({
-        id: ep.meta.id,
-        dir,
-        meta: ep.meta,
-        success: verdict?.type === 'verdict' ? verdict.success : null,
-        finish: verdict?.type === 'verdict' ? verdict.finish : null,
-        llmCalls: ep.events.filter((e) => e.type === 'model/request').length,
-        actions: ep.events.filter((e) => e.type === 'action').length,
-      });
-    } catch {
-      continue;
-    }
+/**
+ * Writes summary.json for the events as they are now (replacing it in one rename, so a reader
+ * never sees half a file). `stamp`: the events file as it was before the caller read it, so a
+ * summary of events read while more were being appended reads as stale, never as current.
+ */
+export function writeSummaryFile(dir: string, summary: EpisodeSummary, stamp = eventsStamp(dir)): void {
+  if (!stamp) return;
+  const file: SummaryFile = { schemaVersion: SUMMARY_SCHEMA_VERSION, events: stamp, summary };
+  const tmp = join(dir, `.${SUMMARY_FILE}.${process.pid}-${Math.floor(Math.random() * 1e9)}`);
+  writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
+  renameSync(tmp, join(dir, SUMMARY_FILE));
+}
+
+/**
+ * The episode's summary.json when it still describes events.jsonl; null when it is missing,
+ * unreadable, of another version, or stale (events appended or rewritten since). A symbolic
+ * link is not followed: the summary is always a plain file this program wrote.
+ */
+export function readSummaryFile(dir: string): EpisodeSummary | null {
+  const path = join(dir, SUMMARY_FILE);
+  try {
+    if (!lstatSync(path).isFile()) return null;
+    const parsed = SummaryFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const stamp = eventsStamp(dir);
+    if (!parsed.success || !stamp) return null;
+    const at = parsed.data.events;
+    return at.bytes === stamp.bytes && at.mtimeMs === stamp.mtimeMs ? parsed.data.summary : null;
+  } catch {
+    return null;
   }
-  return out.sort((a, b) => b.meta.createdAt.localeCompare(a.meta.createdAt));
+}
+
+/** The summary of an episode folder from its events (for a missing or stale summary.json). */
+export function summarizeFolder(dir: string, live = false): EpisodeSummary {
+  const ep = loadEpisode(dir);
+  return summarizeEpisode(ep.meta, foldTotals(ep.events), live);
 }

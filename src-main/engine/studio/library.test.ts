@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SUMMARY_FILE } from '../episodes/store';
 import { EpisodeLibrary } from './library';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'episode-v1-toy');
@@ -20,6 +21,78 @@ describe('episode library', () => {
     expect(e).toMatchObject({ id: fixtureId, bundled: true, live: false, llmCalls: 3, name: null, language: 'javascript' });
     expect(() => lib.rename(fixtureId, 'x')).toThrow(/read-only/);
     expect(() => lib.delete(fixtureId)).toThrow(/cannot be deleted/);
+  });
+
+  describe('listing from summary.json', () => {
+    const lines = readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8').split('\n').filter(Boolean);
+    /** A user episode: the fixture without its verdict (a run that died) unless `whole`. */
+    const userEpisode = (id: string, whole: boolean) => {
+      const dir = join(lib.userDir, id);
+      cpSync(FIXTURE, dir, { recursive: true });
+      const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(dir, 'meta.json'), JSON.stringify({ ...meta, id }));
+      writeFileSync(join(dir, 'events.jsonl'), (whole ? lines : lines.slice(0, -1)).map((l) => l + '\n').join(''));
+      return dir;
+    };
+    const entry = (id: string) => lib.list().find((e) => e.id === id);
+
+    it('writes a missing summary back, then lists from it without reading the events', () => {
+      const dir = userEpisode('u-missing', true);
+      const events = join(dir, 'events.jsonl');
+      // A whole second, which utimes sets exactly (a file's own mtime has more digits than it keeps).
+      const mtimeSec = 1_800_000_000;
+      utimesSync(events, mtimeSec, mtimeSec);
+      expect(existsSync(join(dir, SUMMARY_FILE))).toBe(false);
+      expect(entry('u-missing')).toMatchObject({ outcome: 'success', llmCalls: 3, actions: 3, bundled: false, live: false });
+      expect(existsSync(join(dir, SUMMARY_FILE))).toBe(true);
+      // Same size and mtime, corrupt content: the listing still answers from the summary alone.
+      writeFileSync(events, 'x'.repeat(statSync(events).size - 1) + '\n');
+      utimesSync(events, mtimeSec, mtimeSec);
+      expect(entry('u-missing')).toMatchObject({ outcome: 'success', llmCalls: 3 });
+      // Opening it reads the events and reports the problem.
+      expect(() => lib.open('u-missing')).toThrow(/events\.jsonl line 1: not valid JSON/);
+    });
+
+    it('rebuilds a stale summary when events were appended later', () => {
+      const dir = userEpisode('u-stale', false);
+      expect(entry('u-stale')).toMatchObject({ outcome: 'engine-error', success: null, endedAt: null });
+      const before = readFileSync(join(dir, SUMMARY_FILE), 'utf8');
+      appendFileSync(join(dir, 'events.jsonl'), lines.at(-1) + '\n');
+      expect(entry('u-stale')).toMatchObject({ outcome: 'success', success: true, finish: 'success' });
+      expect(readFileSync(join(dir, SUMMARY_FILE), 'utf8')).not.toBe(before);
+    });
+
+    it('rebuilds a corrupt summary and replaces it', () => {
+      const dir = userEpisode('u-corrupt', true);
+      lib.list();
+      writeFileSync(join(dir, SUMMARY_FILE), '{"schemaVersion":1,"events":');
+      expect(entry('u-corrupt')).toMatchObject({ outcome: 'success', llmCalls: 3 });
+      expect(JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8'))).toMatchObject({ schemaVersion: 1, summary: { id: 'u-corrupt' } });
+    });
+
+    it('never writes into the bundled examples, and lists a live episode from its events so far', () => {
+      lib.list();
+      expect(readdirSync(join(lib.bundledDir, fixtureId))).not.toContain(SUMMARY_FILE);
+      userEpisode('u-live', false);
+      lib.live.add('u-live');
+      expect(entry('u-live')).toMatchObject({ outcome: 'running', live: true, llmCalls: 3 });
+      expect(existsSync(join(lib.userDir, 'u-live', SUMMARY_FILE))).toBe(false);
+    });
+
+    it('skips a folder whose meta.json is unreadable', () => {
+      userEpisode('u-good', true);
+      appendFileSync(join(userEpisode('u-bad', true), 'meta.json'), 'garbage');
+      expect(lib.list().map((e) => e.id).sort()).toEqual([fixtureId, 'u-good'].sort());
+    });
+
+    it('an import writes its summary, and keeps every whole line of an export cut short', () => {
+      const bundle = JSON.parse(lib.export(fixtureId).json) as { events: string; meta: Record<string, unknown> };
+      const cut = { ...bundle, meta: { ...bundle.meta, id: 'cut-short' }, events: bundle.events.slice(0, -30) };
+      const { episodeId: id } = lib.import(JSON.stringify(cut));
+      const dir = lib.dirOf(id).dir;
+      expect(JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8'))).toMatchObject({ summary: { id, outcome: 'engine-error', llmCalls: 3 } });
+      expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toBe(lines.slice(0, -1).map((l) => l + '\n').join(''));
+    });
   });
 
   it('round-trips an episode through export and import, files included', () => {

@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { z } from 'zod';
-import { EpisodeEvent, EpisodeFormatError, migrateMeta, outcomeOf, type EpisodeMeta } from '../../../src-shared/episode';
-import type { EpisodeSummary } from '../../../src-shared/protocol';
-import { EVENTS_FILE, META_FILE, loadEpisode, newEpisodeId, type LoadedEpisode } from '../episodes/store';
+import { EpisodeFormatError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
+import type { LibraryEntry } from '../../../src-shared/protocol';
+import { EVENTS_FILE, META_FILE, eventsStamp, loadEpisode, newEpisodeId, readSummaryFile, summarizeFolder, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
 import { RpcError } from '../rpc';
 import { isWithin, realFileInside } from './safeFiles';
@@ -52,6 +52,8 @@ export class EpisodeLibrary {
    * seeks and library listings would otherwise re-parse every event each time.
    */
   private readonly parsed = new Map<string, { stamp: string; episode: LoadedEpisode }>();
+  /** Summaries rebuilt where summary.json cannot be written (bundled examples), by events stamp. */
+  private readonly rebuilt = new Map<string, { stamp: string; summary: EpisodeSummary }>();
 
   constructor(
     readonly userDir: string,
@@ -110,8 +112,13 @@ export class EpisodeLibrary {
     return realFileInside(dir, file);
   }
 
-  list(): EpisodeSummary[] {
-    const out: EpisodeSummary[] = [];
+  /**
+   * Every episode, newest first, from one small summary.json per folder. A missing, corrupt or
+   * stale summary is rebuilt from the events and written back (user episodes) or kept in memory
+   * (bundled ones, which are read-only); a live episode is summarized from its events so far.
+   */
+  list(): LibraryEntry[] {
+    const out: LibraryEntry[] = [];
     for (const [root, bundled] of [[this.userDir, false], [this.bundledDir, true]] as const) {
       if (!existsSync(root)) continue;
       for (const name of readdirSync(root)) {
@@ -119,7 +126,9 @@ export class EpisodeLibrary {
         const dir = join(root, name);
         if (!existsSync(join(dir, META_FILE))) continue;
         try {
-          out.push(this.summarize(this.load(dir), this.sidecar(dir), bundled));
+          const summary = this.live.has(name) ? this.liveSummary(dir) : this.summaryOf(dir, bundled);
+          const side = this.sidecar(dir);
+          out.push({ ...summary, name: side.name, parentId: side.parentId, bundled, live: this.live.has(summary.id) });
         } catch {
           // A corrupt folder must not hide the rest; opening it reports the problem.
           continue;
@@ -129,46 +138,31 @@ export class EpisodeLibrary {
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  private summarize(ep: LoadedEpisode, side: Sidecar, bundled: boolean): EpisodeSummary {
-    let inputTokens = 0;
-    let cachedInputTokens = 0;
-    let outputTokens = 0;
-    let costUsd: number | null = null;
-    let llmCalls = 0;
-    let verdict: Extract<EpisodeEvent, { type: 'verdict' }> | null = null;
-    for (const e of ep.events) {
-      if (e.type === 'model/request') llmCalls++;
-      if (e.type === 'model/reply') {
-        inputTokens += e.usage?.inputTokens ?? e.estimate.total;
-        cachedInputTokens += e.usage?.cachedInputTokens ?? 0;
-        outputTokens += e.usage?.outputTokens ?? 0;
-        if (e.costUsd !== null) costUsd = (costUsd ?? 0) + e.costUsd;
+  /** Events still arriving: folded from the parse the viewer keeps anyway (no summary file yet). */
+  private liveSummary(dir: string): EpisodeSummary {
+    const ep = this.load(dir);
+    return summarizeEpisode(ep.meta, foldTotals(ep.events), true);
+  }
+
+  private summaryOf(dir: string, bundled: boolean): EpisodeSummary {
+    const onDisk = readSummaryFile(dir);
+    if (onDisk) return onDisk;
+    // Taken before the events are read: events appended meanwhile leave the rebuilt summary stale.
+    const stamp = eventsStamp(dir);
+    const key = stamp ? `${stamp.bytes}:${stamp.mtimeMs}` : '-';
+    const kept = this.rebuilt.get(dir);
+    if (kept && kept.stamp === key) return kept.summary;
+    const summary = summarizeFolder(dir);
+    if (bundled) this.rebuilt.set(dir, { stamp: key, summary });
+    else {
+      try {
+        writeSummaryFile(dir, summary, stamp);
+      } catch {
+        // Not writable (a read-only copy of a library): keep it in memory instead.
+        this.rebuilt.set(dir, { stamp: key, summary });
       }
-      if (e.type === 'verdict') verdict = e;
     }
-    return {
-      id: ep.meta.id,
-      name: side.name,
-      createdAt: ep.meta.createdAt,
-      instance: ep.meta.instance,
-      arm: ep.meta.arm,
-      language: ep.meta.settings.language,
-      modelLabel: ep.meta.model.label,
-      scripted: ep.meta.model.scripted,
-      success: verdict ? verdict.success : null,
-      finish: verdict ? verdict.finish : null,
-      outcome: outcomeOf(verdict, this.live.has(ep.meta.id)),
-      llmCalls,
-      inputTokens: verdict ? verdict.totals.inputTokens || inputTokens : inputTokens,
-      cachedInputTokens: verdict ? verdict.totals.cachedInputTokens : cachedInputTokens,
-      outputTokens: verdict ? verdict.totals.outputTokens || outputTokens : outputTokens,
-      costUsd: verdict ? verdict.totals.costUsd : costUsd,
-      usageSource: verdict?.totals.usageSource ?? null,
-      imagesAvailable: ep.meta.imagesAvailable ?? null,
-      parentId: side.parentId,
-      bundled,
-      live: this.live.has(ep.meta.id),
-    };
+    return summary;
   }
 
   sidecar(dir: string): Sidecar {
@@ -201,6 +195,7 @@ export class EpisodeLibrary {
     if (this.live.has(id)) throw new RpcError('busy', 'this episode is still running; stop it first');
     rmSync(dir, { recursive: true, force: true });
     this.parsed.delete(dir);
+    this.rebuilt.delete(dir);
   }
 
   /** Only files whose real path stays in the episode folder, and only the kinds import accepts. */
@@ -253,18 +248,15 @@ export class EpisodeLibrary {
     } catch (err) {
       throw new RpcError('invalid-argument', (err as Error).message.slice(0, 300));
     }
-    const lines = bundle.events.split('\n').filter((l) => l.length > 0);
-    lines.forEach((line, i) => {
-      let ev: unknown;
-      try {
-        ev = JSON.parse(line);
-      } catch {
-        throw new RpcError('invalid-argument', `exported events line ${i + 1} is not valid JSON`);
-      }
-      const r = EpisodeEvent.safeParse(ev);
-      if (!r.success) throw new RpcError('invalid-argument', `exported events line ${i + 1}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message.slice(0, 200)}`);
-    });
-    const eventsText = lines.map((l) => l + '\n').join('');
+    let parsedEvents: ParsedEventLines;
+    try {
+      parsedEvents = parseEventLines(bundle.events, 'exported events');
+    } catch (err) {
+      if (err instanceof EpisodeFormatError) throw new RpcError('invalid-argument', err.message);
+      throw err;
+    }
+    // The lines as recorded; only a last line the exporter's crash cut short is left out (it is no event).
+    const eventsText = parsedEvents.eventText;
     const files = Object.entries(bundle.files).map(([rel, b64]) => [rel, checkedFile(rel, b64)] as const);
     const copy = this.findCopy(meta.id, eventsText);
     if (copy) return { episodeId: copy, duplicate: true };
@@ -291,6 +283,8 @@ export class EpisodeLibrary {
       writeFileSync(join(tmp, EVENTS_FILE), eventsText, { flag: 'wx' });
       for (const [rel, bytes] of files) writeFileSync(join(tmp, rel), bytes, { flag: 'wx' });
       writeFileSync(join(tmp, SIDECAR), JSON.stringify(sidecar, null, 2), { flag: 'wx' });
+      // The events are parsed already: the summary costs nothing now and spares the first listing a rebuild.
+      writeSummaryFile(tmp, summarizeEpisode({ ...meta, id }, foldTotals(parsedEvents.events)));
       renameSync(tmp, dest);
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });
