@@ -92,8 +92,8 @@ for (const taskId of ['pp-cube-in-bowl', 'bi-lift-tray']) {
       expect(preamble).not.toMatch(/between the fingertips/);
       const find = e.registry.list().find((s) => s.name === 'find');
       expect(find?.returns.find((r) => r.name === 'position')?.doc).toContain("the centre of a plate's top surface");
-      const arms = [...e.episodeWorld.world.arms.values()];
-      expect(tcpAboveFingertipsM(e.episodeWorld.sim, arms[0])).toBeCloseTo(0.023, 4);
+      const arms = [...e.taskWorld.world.arms.values()];
+      expect(tcpAboveFingertipsM(e.taskWorld.sim, arms[0])).toBeCloseTo(0.023, 4);
       if (arms.length === 2) expect(preamble).toMatch(/"left" with its base at \[0, 0\.4, 0\]; "right" with its base at \[0, -0\.4, 0\]/);
       else expect(preamble).toContain('One arm ("arm"), base at [0, 0, 0]');
     });

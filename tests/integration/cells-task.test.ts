@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
-import { createEpisodeWorld } from '../../src-main/engine/tasks/episode';
+import { createTaskWorld } from '../../src-main/engine/tasks/world';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'cells', name), 'utf8');
 
@@ -41,7 +41,7 @@ robo.move_to([b[0], b[1], 0.25]);
 
 describe('cells: a real task', () => {
   it('solves pp-cube-in-bowl in one cell with a grasp-check-retry loop; EpisodeFinished stops the cell', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const steps = () => ep.sim.stepCount;
     const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: steps });
     try {
@@ -66,7 +66,7 @@ describe('cells: a real task', () => {
   });
 
   it('runs the exec fixtures as consecutive cells of one episode, and maps arguments onto the real specs', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const rt = await JsCellRuntime.create({ registry: ep.registry, countSimSteps: () => ep.sim.stepCount });
     try {
       const bad = await rt.run('robo.move_to([0.4, 0, 0.3], { speed: 2 })');

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { HeadlessRenderer } from '../../src-main/engine/render/headless';
 import { encodeRgbaAsPng } from '../../src-main/engine/render/png';
 import { attachCameraSource, SimRenderView } from '../../src-main/engine/render/simView';
-import { createEpisodeWorld } from '../../src-main/engine/tasks/episode';
+import { createTaskWorld } from '../../src-main/engine/tasks/world';
 import { TASKS } from '../../src-main/engine/tasks/registry';
 import { colourAtBody, hueDistance, imageStats, rendererForTests, saveArtifact } from './helpers/renderChecks';
 
@@ -27,7 +27,7 @@ describe('the primitives show and image', () => {
   it('return real images once a camera source is attached, saved as files', async (ctx) => {
     if (!renderer) return ctx.skip(why);
     const dir = mkdtempSync(join(tmpdir(), 'robocell-prim-'));
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 1 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 1 });
     const source = attachCameraSource(ep, { dir });
     try {
       const shown = (await ep.registry.invoke('show', { camera: 'front', widthPx: 160, heightPx: 120 })) as { available: boolean; png: Uint8Array };
@@ -53,7 +53,7 @@ describe('built-in tasks render', () => {
   for (const task of TASKS) {
     it(`${task.id}: front and wrist cameras`, async (ctx) => {
       if (!renderer) return ctx.skip(why);
-      const ep = await createEpisodeWorld({ taskId: task.id, variant: task.variants[0].id, seed: 0 });
+      const ep = await createTaskWorld({ taskId: task.id, variant: task.variants[0].id, seed: 0 });
       const view = new SimRenderView(ep.sim);
       try {
         const cameras = ['front', ...view.cameraNames.filter((c) => c.includes('wrist'))];

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EpisodeFinished, PrimitiveError } from '../../src-main/engine/primitives/types';
-import { createEpisodeWorld, runSolution, type EpisodeWorld } from '../../src-main/engine/tasks/episode';
+import { createTaskWorld, runSolution, type TaskWorld } from '../../src-main/engine/tasks/world';
 import { TASKS } from '../../src-main/engine/tasks/registry';
 import { TASK_FAMILIES, type TaskInstance } from '../../src-main/engine/tasks/types';
 
@@ -44,7 +44,7 @@ describe('task suite', () => {
   for (const task of TASKS) {
     it(`${task.id}: the reference solution solves seeds 0–4`, async () => {
       for (const instance of instancesOf(task.id)) {
-        const ep = await createEpisodeWorld(instance);
+        const ep = await createTaskWorld(instance);
         try {
           const run = await runSolution(ep);
           rows.push({ instance, success: run.verdict.success, reason: run.error ?? run.verdict.reason, simSteps: run.simSteps, wallMs: run.wallMs });
@@ -77,8 +77,8 @@ describe('task suite', () => {
 });
 
 /** Runs an instance's solution, recording the state hash after every primitive call. */
-async function hashedRun(instance: TaskInstance): Promise<{ hashes: string[]; ep: EpisodeWorld }> {
-  const ep = await createEpisodeWorld(instance);
+async function hashedRun(instance: TaskInstance): Promise<{ hashes: string[]; ep: TaskWorld }> {
+  const ep = await createTaskWorld(instance);
   const hashes: string[] = [ep.sim.stateHash()];
   ep.ledger.onEntry(() => hashes.push(ep.sim.stateHash()));
   await runSolution(ep);
@@ -97,8 +97,8 @@ describe('determinism', () => {
   });
 
   it('a different seed gives a different scene', async () => {
-    const a = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
-    const b = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 1 });
+    const a = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const b = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 1 });
     expect(a.sim.stateHash()).not.toBe(b.sim.stateHash());
     a.dispose();
     b.dispose();
@@ -106,7 +106,7 @@ describe('determinism', () => {
 
   it('a mid-episode snapshot, restored and replayed with the same calls, gives the same hashes', async () => {
     const inst = { taskId: 'pp-cube-on-plate', variant: 'default', seed: 2 };
-    const ep = await createEpisodeWorld(inst);
+    const ep = await createTaskWorld(inst);
     const calls: { name: string; args: Record<string, unknown> }[] = [];
     const hashes: string[] = [];
     let snap: ReturnType<typeof ep.sim.snapshot> | null = null;
@@ -135,7 +135,7 @@ describe('determinism', () => {
 
 describe('primitive contract', () => {
   it('reports misuse with PrimitiveError naming what was wrong, and records it in the ledger', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const r = ep.registry;
     await expect(r.invoke('fly', {})).rejects.toThrow(/unknown primitive "fly"/);
     await expect(r.invoke('move_to', {})).rejects.toThrow(/missing required argument "xyz"/);
@@ -167,7 +167,7 @@ describe('primitive contract', () => {
   });
 
   it('the bimanual robot needs `arm` on arm primitives', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'bi-lift-tray', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'bi-lift-tray', variant: 'default', seed: 0 });
     await expect(ep.registry.invoke('move_to', { xyz: [0.45, 0.2, 0.2] })).rejects.toThrow(/pass arm: 'left' or 'right'/);
     const spec = ep.registry.get('move_to')!.spec;
     expect(spec.options.map((o) => o.name)).toContain('arm');
@@ -177,7 +177,7 @@ describe('primitive contract', () => {
   });
 
   it('every primitive documents its arguments and results', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const names = ep.registry.list().map((s) => s.name);
     for (const n of ['state', 'find', 'move_to', 'rotate_wrist', 'set_gripper', 'grasp', 'release', 'show', 'image', 'wait']) expect(names).toContain(n);
     for (const s of ep.registry.list()) {
@@ -189,7 +189,7 @@ describe('primitive contract', () => {
   });
 
   it('throws EpisodeFinished for every motion once the task is solved', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'ar-open-drawer', variant: 'default', seed: 1 });
+    const ep = await createTaskWorld({ taskId: 'ar-open-drawer', variant: 'default', seed: 1 });
     const run = await runSolution(ep);
     expect(run.verdict.success).toBe(true);
     expect(ep.registry.finished).toBe(true);
@@ -201,14 +201,14 @@ describe('primitive contract', () => {
   });
 
   it('rejects unknown tasks and variants clearly', async () => {
-    await expect(createEpisodeWorld({ taskId: 'nope', variant: 'default', seed: 0 })).rejects.toThrow(/unknown task "nope"/);
-    await expect(createEpisodeWorld({ taskId: 'st-two-cubes', variant: 'upside-down', seed: 0 })).rejects.toThrow(/no variant "upside-down"/);
+    await expect(createTaskWorld({ taskId: 'nope', variant: 'default', seed: 0 })).rejects.toThrow(/unknown task "nope"/);
+    await expect(createTaskWorld({ taskId: 'st-two-cubes', variant: 'upside-down', seed: 0 })).rejects.toThrow(/no variant "upside-down"/);
   });
 });
 
 describe('motion budget', () => {
   it('a move cut short by maxSteps reports it and the arm stays where it stopped', async () => {
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     const r = (await ep.registry.invoke('move_to', { xyz: [0.45, 0.25, 0.2], maxSteps: 50 })) as { reached: boolean; steps: number; position: number[] };
     expect(r.reached).toBe(false);
     expect(r.steps).toBe(50);

@@ -9,7 +9,7 @@ import { JsCellRuntime } from '../cells/runtime';
 import type { PrimitiveRegistry, PrimitiveSpec } from '../primitives/types';
 import type { CellLanguage } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
-import { createEpisodeWorld, type EpisodeWorld } from '../tasks/episode';
+import { createTaskWorld, type TaskWorld } from '../tasks/world';
 import { benchPythonCells } from './cellsPython';
 import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
@@ -44,7 +44,7 @@ const CELL_LANGUAGES: CellLanguageBench[] = [
   { language: 'python', stateLoop: (n) => `for _ in range(${n}):\n    robo.state()` },
 ];
 
-async function benchStateCalls(ep: EpisodeWorld, lang: CellLanguageBench): Promise<void> {
+async function benchStateCalls(ep: TaskWorld, lang: CellLanguageBench): Promise<void> {
   const M = 1000;
   const rt = await createCellRuntime({ language: lang.language, registry: ep.registry });
   const state = ep.registry.get('state');
@@ -141,7 +141,7 @@ export const cellsSuite: BenchSuite = {
 
     // The real robot registry: 1,000 state queries (read the sim, no stepping) from a cell against
     // the same 1,000 through the registry on the host, i.e. the primitive work itself.
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     try {
       for (const lang of CELL_LANGUAGES) await benchStateCalls(ep, lang);
     } finally {

@@ -11,7 +11,7 @@ import { encodeRgbaAsPng } from '../render/png';
 import { SimRenderView } from '../render/simView';
 import { pandaScenePath } from '../robots/panda';
 import { Sim } from '../sim/sim';
-import { createEpisodeWorld } from '../tasks/episode';
+import { createTaskWorld } from '../tasks/world';
 import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
@@ -123,7 +123,7 @@ async function runChild(): Promise<void> {
   const before = await HeadlessRenderer.create({ shadowFilter: 'pcf' });
   const after = await HeadlessRenderer.create({ shadowFilter: 'basic' });
   console.log(`  start-up: ${after.initMs.toFixed(0)} ms on ${after.backend} (${after.adapterName})`);
-  const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+  const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
   try {
     const m = await benchScene('task pp-cube-in-bowl', ep.sim, ['front'], { before, after });
     console.log(JSON.stringify({ ms320: m.get('front 320x240')?.afterMs }));
@@ -149,7 +149,7 @@ export const renderSuite: BenchSuite = {
     const pcf = await HeadlessRenderer.create({ shadowFilter: 'pcf' });
     const renderers = { before: pcf, after: renderer };
 
-    const ep = await createEpisodeWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
+    const ep = await createTaskWorld({ taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 });
     let task: Map<string, Compared>;
     try {
       task = await benchScene('task pp-cube-in-bowl', ep.sim, ['front', 'wrist'], renderers);

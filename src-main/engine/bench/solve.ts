@@ -10,7 +10,7 @@
  * target is judged on CPU time (both sides are single-threaded): on a shared machine a busy spell
  * during one side's wall time would otherwise decide it.
  */
-import { createEpisodeWorld, runSolution, type EpisodeWorld } from '../tasks/episode';
+import { createTaskWorld, runSolution, type TaskWorld } from '../tasks/world';
 import { TASKS } from '../tasks/registry';
 import type { TaskInstance } from '../tasks/types';
 import type { BenchSuite } from './suite';
@@ -20,7 +20,7 @@ const SEEDS = [0, 1];
 const TARGET_RATIO = 0.8;
 
 /** Records the ctrl vector before each step (run as the last controller, after the arms wrote theirs). */
-function recordCtrl(ep: EpisodeWorld): { take(): { ctrl: Float64Array; steps: number }; stop(): void } {
+function recordCtrl(ep: TaskWorld): { take(): { ctrl: Float64Array; steps: number }; stop(): void } {
   const nu = ep.sim.model.nu;
   let buf = new Float64Array(nu * 8192);
   let steps = 0;
@@ -46,7 +46,7 @@ async function measure<T>(fn: () => Promise<T> | T): Promise<{ value: T; wallMs:
   return { value, wallMs, cpuMs: (c.user + c.system) / 1000 };
 }
 
-function bareReplay(ep: EpisodeWorld, ctrl: Float64Array, steps: number): void {
+function bareReplay(ep: TaskWorld, ctrl: Float64Array, steps: number): void {
   const { mj, model, data } = ep.sim;
   const nu = model.nu;
   const view = data.ctrl as Float64Array; // mj_step allocates nothing, so the view stays valid
@@ -68,7 +68,7 @@ interface InstanceFigures {
 }
 
 async function measureInstance(instance: TaskInstance, bareFirst: boolean): Promise<InstanceFigures> {
-  const rec = await createEpisodeWorld(instance);
+  const rec = await createTaskWorld(instance);
   let recorded: { ctrl: Float64Array; steps: number };
   try {
     const r = recordCtrl(rec);
@@ -79,7 +79,7 @@ async function measureInstance(instance: TaskInstance, bareFirst: boolean): Prom
     rec.dispose();
   }
   const bare = async (): Promise<{ ms: number; cpuMs: number; hash: string }> => {
-    const ep = await createEpisodeWorld(instance);
+    const ep = await createTaskWorld(instance);
     try {
       const m = await measure(() => bareReplay(ep, recorded.ctrl, recorded.steps));
       return { ms: m.wallMs, cpuMs: m.cpuMs, hash: ep.sim.stateHash() };
@@ -88,7 +88,7 @@ async function measureInstance(instance: TaskInstance, bareFirst: boolean): Prom
     }
   };
   const prims = async (): Promise<{ ms: number; cpuMs: number; hash: string; solved: boolean; steps: number }> => {
-    const ep = await createEpisodeWorld(instance);
+    const ep = await createTaskWorld(instance);
     try {
       const m = await measure(() => runSolution(ep));
       return { ms: m.wallMs, cpuMs: m.cpuMs, hash: ep.sim.stateHash(), solved: m.value.verdict.success, steps: m.value.simSteps };

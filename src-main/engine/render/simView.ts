@@ -135,7 +135,7 @@ export function createCameraSource(sim: RenderableSim | Sim, opts: CameraSourceO
 }
 
 /**
- * Gives an episode world real images: `createEpisodeWorld` builds the Sim itself, so the source
+ * Gives a task world real images: `createTaskWorld` builds the Sim itself, so the source
  * is attached afterwards (the primitives read `world.cameraSource` at call time).
  */
 export function attachCameraSource(ep: { sim: Sim; world: { cameraSource: CameraSource | null } }, opts: CameraSourceOptions = {}): SavingCameraSource {

@@ -66,8 +66,8 @@ export function studioHandlers(s: StudioServices): Handlers {
     'run/speed': ({ episodeId, speed }) => ({ speed: s.runs.setSpeed(episodeId, speed) }),
     'scene/get': async ({ episodeId }) => {
       const live = s.runs.current;
-      if (live && live.episodeId === episodeId && 'episodeWorld' in live.env) {
-        const world = (live.env as RobotEnvironment).episodeWorld;
+      if (live && live.episodeId === episodeId && 'taskWorld' in live.env) {
+        const world = (live.env as RobotEnvironment).taskWorld;
         return { description: describe(world), labels: sceneLabels(world), frame: sceneFrame(world.sim) };
       }
       return s.viewer.scene(episodeId);

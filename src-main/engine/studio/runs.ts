@@ -56,7 +56,7 @@ export const defaultRunEnvironment: RunEnvironmentFactory = (instance, opts = {}
 
 /** The simulation behind a robot world (its pose stream and pacing); null for a world without one. */
 export function simOf(env: Environment): Sim | null {
-  return 'episodeWorld' in env ? (env as RobotEnvironment).episodeWorld.sim : null;
+  return 'taskWorld' in env ? (env as RobotEnvironment).taskWorld.sim : null;
 }
 
 export class ActiveRun {

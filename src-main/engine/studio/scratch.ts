@@ -68,7 +68,7 @@ export class ScratchCells {
       if (live && live.episodeId === episodeId) {
         if (live.state !== 'paused') throw new RpcError('busy', 'pause the run before running a scratch cell against its robot');
         // Scratch cells restore and report a robot's pose; another environment has none to show.
-        if (!('episodeWorld' in live.env)) throw new RpcError('invalid-argument', `scratch cells need a robot world; this run's environment is "${live.env.kind}"`);
+        if (!('taskWorld' in live.env)) throw new RpcError('invalid-argument', `scratch cells need a robot world; this run's environment is "${live.env.kind}"`);
         env = live.env as RobotEnvironment;
         target = 'live-run';
       } else {
@@ -123,7 +123,7 @@ export class ScratchCells {
     if (!file) throw new RpcError('not-found', action === 0 ? `episode ${episodeId} has no initial snapshot` : `action ${action} of ${episodeId} has no recorded snapshot`);
     const path = this.library.filePath(episodeId, file);
     if (!path) throw new RpcError('not-found', `snapshot ${file} of ${episodeId} is missing`);
-    const sim = env.episodeWorld.sim;
+    const sim = env.taskWorld.sim;
     sim.restore(deserializeSnapshot(readFileSync(path, 'utf8')));
     sim.forward();
   }
@@ -136,7 +136,7 @@ export class ScratchCells {
 
 function frameOf(env: RobotEnvironment): SceneFrame | null {
   try {
-    return sceneFrame(env.episodeWorld.sim);
+    return sceneFrame(env.taskWorld.sim);
   } catch {
     return null;
   }

@@ -10,12 +10,12 @@ import { deserializeSnapshot } from '../episodes/snapshot';
 import { extractSceneDescription, type SceneModelSource } from '../render/sceneDescription';
 import { RpcError } from '../rpc';
 import type { Sim, SimSnapshot } from '../sim/sim';
-import { createEpisodeWorld, type EpisodeWorld } from '../tasks/episode';
+import { createTaskWorld, type TaskWorld } from '../tasks/world';
 import type { EpisodeLibrary } from './library';
 
 interface ViewerWorld {
   key: string;
-  world: EpisodeWorld;
+  world: TaskWorld;
   description: SceneDescription;
   /** The instance's state as created, for episodes recorded without an initial snapshot. */
   initial: SimSnapshot;
@@ -31,11 +31,11 @@ export function sceneFrame(sim: Sim): SceneFrame {
   };
 }
 
-export function sceneLabels(world: EpisodeWorld): Array<{ bodyName: string; text: string }> {
+export function sceneLabels(world: TaskWorld): Array<{ bodyName: string; text: string }> {
   return world.world.objects.filter((o) => o.movable || o.kind !== 'marker').map((o) => ({ bodyName: o.name, text: o.description || o.name }));
 }
 
-export function describe(world: EpisodeWorld): SceneDescription {
+export function describe(world: TaskWorld): SceneDescription {
   return extractSceneDescription(world.sim.model as SceneModelSource, world.task.id);
 }
 
@@ -55,7 +55,7 @@ export class SceneViewer {
     }
     let p = this.loading.get(key);
     if (!p) {
-      p = createEpisodeWorld(instance).then((world) => {
+      p = createTaskWorld(instance).then((world) => {
         const vw = { key, world, description: describe(world), initial: world.sim.snapshot() };
         this.worlds.push(vw);
         while (this.worlds.length > MAX_WORLDS) this.worlds.shift()?.world.dispose();

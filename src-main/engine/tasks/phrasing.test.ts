@@ -4,7 +4,7 @@
  * choice.
  */
 import { describe, expect, it } from 'vitest';
-import { createEpisodeWorld } from './episode';
+import { createTaskWorld } from './world';
 import { hashSeed, Rng } from './prng';
 import { TASKS } from './registry';
 import { buildSceneXml } from './scene';
@@ -14,7 +14,7 @@ describe('instruction phrasing per instance', () => {
     it(`${task.id}: seeds pick among the instruction and its paraphrases`, async () => {
       const used = new Set<number>();
       for (let seed = 0; seed < 12; seed++) {
-        const ep = await createEpisodeWorld({ taskId: task.id, variant: 'default', seed });
+        const ep = await createTaskWorld({ taskId: task.id, variant: 'default', seed });
         try {
           const setup = task.setup(new Rng(hashSeed(task.id, 'default', seed)), 'default');
           const phrasings = [setup.instruction, ...setup.paraphrases];

@@ -7,7 +7,7 @@
 import { MAX_REACH_M, MIN_TCP_Z_M, OPEN_M } from '../../primitives/motion';
 import type { ArmController } from '../../robots/controller';
 import type { Sim } from '../../sim/sim';
-import type { EpisodeWorld } from '../../tasks/episode';
+import type { TaskWorld } from '../../tasks/world';
 
 const cm = (m: number): string => `${Number((m * 100).toFixed(1))} cm`;
 const m3 = (v: readonly number[]): string => `[${v.map((x) => Number(x.toFixed(3))).join(', ')}]`;
@@ -46,7 +46,7 @@ export function tableTop(sim: Sim): { zM: number; x: [number, number]; y: [numbe
   };
 }
 
-export function robotPreamble(ep: EpisodeWorld): string {
+export function robotPreamble(ep: TaskWorld): string {
   const { sim, world } = ep;
   const arms = [...world.arms.values()];
   const table = tableTop(sim);

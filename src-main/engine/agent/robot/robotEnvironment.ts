@@ -1,5 +1,5 @@
 /**
- * The MuJoCo robot world as an agent Environment: one task instance's EpisodeWorld, its registry
+ * The MuJoCo robot world as an agent Environment: one task instance's TaskWorld, its registry
  * and judge, a cell runtime for the code arm (created on first use) and the renderer's camera hook.
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import { reportYaw } from '../../primitives/motion';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
 import type { CameraSource } from '../../primitives/world';
 import { attachCameraSource, type SavingCameraSource } from '../../render/simView';
-import { createEpisodeWorld, type EpisodeWorld } from '../../tasks/episode';
+import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { robotPreamble } from './preamble';
 import { cellOutcome } from '../cellOutcome';
 import { stopMessage, type CellOutcome, type Environment, type Observation, type ToolOutcome } from '../environment';
@@ -58,7 +58,7 @@ function packageVersion(name: string): string {
 
 /** The robot environment plus its world, for the studio's 3D view (the loop sees only Environment). */
 export interface RobotEnvironment extends Environment {
-  readonly episodeWorld: EpisodeWorld;
+  readonly taskWorld: TaskWorld;
 }
 
 /**
@@ -78,7 +78,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   const language = opts.language ?? DEFAULT_CELL_LANGUAGE;
   // A Python sandbox starts while the world loads, so the episode's first cell finds it ready.
   if (opts.prewarmCells && language === 'python') void prewarmPython();
-  const ep = await createEpisodeWorld(instance, { cameraSource: opts.cameraSource ?? null });
+  const ep = await createTaskWorld(instance, { cameraSource: opts.cameraSource ?? null });
   const { registry, world, sim } = ep;
   const rendering: SavingCameraSource | null = !opts.cameraSource && opts.render ? attachCameraSource(ep) : null;
   const widthPx = opts.imageWidthPx ?? 320;
@@ -101,7 +101,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
   }
 
   return {
-    episodeWorld: ep,
+    taskWorld: ep,
     kind: 'mujoco',
     words: ROBOT_WORDS,
     instance,

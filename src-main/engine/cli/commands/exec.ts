@@ -8,7 +8,7 @@ import type { AuditMode, CellImage, CellResult } from '../../cells/types';
 import { cellResultJson, DEFAULT_CELL_BUDGET } from '../../cells/types';
 import { disposeSharedRenderer } from '../../render/headless';
 import { attachCameraSource } from '../../render/simView';
-import { createEpisodeWorld, resolveInstance } from '../../tasks/episode';
+import { createTaskWorld, resolveInstance } from '../../tasks/world';
 import { environmentOfTask } from '../../agent/environments';
 import { robotEntry } from '../../agent/robot/entry';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
@@ -99,7 +99,7 @@ export const execCommand: Command = {
     }
     const out = (line: string) => process.stdout.write(line + '\n');
     const started = performance.now();
-    const ep = await createEpisodeWorld(instance);
+    const ep = await createTaskWorld(instance);
     // Without the renderer `robo.show` answers `available: false`; with it, images come back.
     const camera = values.render ? attachCameraSource(ep) : null;
     const steps = () => ep.sim.stepCount;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { disposeSharedRenderer, sharedRenderer } from '../../render/headless';
 import { SimRenderView } from '../../render/simView';
 import { Sim } from '../../sim/sim';
-import { createEpisodeWorld } from '../../tasks/episode';
+import { createTaskWorld } from '../../tasks/world';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 /** "640x480" → [640, 480]; the error names the bad value. */
@@ -40,7 +40,7 @@ export const renderCommand: Command = {
     let sim: Sim;
     let release: () => void;
     if (values.task) {
-      const ep = await createEpisodeWorld(instanceFromArgs(values));
+      const ep = await createTaskWorld(instanceFromArgs(values));
       sim = ep.sim;
       release = () => ep.dispose();
     } else {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createEpisodeWorld, resolveInstance, runSolution } from '../../tasks/episode';
+import { createTaskWorld, resolveInstance, runSolution } from '../../tasks/world';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
 
 export const solveCommand: Command = {
@@ -18,7 +18,7 @@ export const solveCommand: Command = {
     } catch (e) {
       throw new UsageError(e instanceof Error ? e.message : String(e));
     }
-    const ep = await createEpisodeWorld(instance);
+    const ep = await createTaskWorld(instance);
     try {
       const run = await runSolution(ep);
       const out = {

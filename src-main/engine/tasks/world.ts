@@ -1,7 +1,8 @@
 /**
- * One episode's world: the instance's scene loaded into a Sim, the arm controllers, the primitive
- * registry (with its ledger) and the judge. This is what the cells runtime, the agent loop and the
- * studio use; `runSolution` drives it with a task's reference solution.
+ * A live task instance: its scene loaded into a Sim, the arm controllers, the primitive registry
+ * (with its ledger) and the judge. The robot environment, the CLI, the studio's viewer and the
+ * benches build one; `runSolution` drives it with a task's reference solution. (Not an episode:
+ * recorded episodes are episodes/ and src-shared/episode.)
  */
 import { EpisodeFinished, PrimitiveError } from '../primitives/types';
 import { createRobotRegistry } from '../primitives/robot';
@@ -18,7 +19,7 @@ import type { Solution, TaskDef, TaskGoal, TaskInstance } from './types';
 /** Steps run after the keyframe reset so objects settle onto the table before the first call. */
 const SETTLE_STEPS = 50;
 
-export interface EpisodeWorld {
+export interface TaskWorld {
   instance: TaskInstance;
   task: TaskDef;
   /**
@@ -40,7 +41,7 @@ export interface EpisodeWorld {
   dispose(): void;
 }
 
-export interface EpisodeOptions {
+export interface TaskWorldOptions {
   cameraSource?: CameraSource | null;
 }
 
@@ -54,7 +55,7 @@ export function resolveInstance(instance: TaskInstance): TaskDef {
   return task;
 }
 
-export async function createEpisodeWorld(instance: TaskInstance, opts: EpisodeOptions = {}): Promise<EpisodeWorld> {
+export async function createTaskWorld(instance: TaskInstance, opts: TaskWorldOptions = {}): Promise<TaskWorld> {
   const task = resolveInstance(instance);
   const setup = task.setup(new Rng(hashSeed(task.id, instance.variant, instance.seed)), instance.variant);
   // A stream of its own, so the choice of words leaves the scene (drawn above) as it was.
@@ -108,7 +109,7 @@ export interface SolutionRun {
  * Runs a solution against an episode: each yielded call is invoked through the registry and its
  * result (or PrimitiveError) handed back. Stops when the solution ends or the episode finished.
  */
-export async function runSolution(ep: EpisodeWorld, solution: Solution = ep.task.solution, onCall?: (call: number) => void): Promise<SolutionRun> {
+export async function runSolution(ep: TaskWorld, solution: Solution = ep.task.solution, onCall?: (call: number) => void): Promise<SolutionRun> {
   const started = performance.now();
   const steps0 = ep.ledger.totalSimSteps;
   const gen = solution(ep.goal);
