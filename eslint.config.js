@@ -1,4 +1,22 @@
 import tseslint from 'typescript-eslint';
+import robocell from './tools/eslint/robocell.js';
+
+// The engine's floors, bottom first (src-main/engine/README.md says what each holds and why it sits
+// where it does). A file imports its own room and lower floors only; rooms on one floor do not
+// import each other. A top-level file is a room by its name without the extension.
+const ENGINE_FLOORS = [
+  ['base'], // paths.ts (where files are), rpc.ts (the handler contract; the protocol is src-shared)
+  ['sim'],
+  ['robots'],
+  ['primitives'],
+  ['tasks', 'render', 'episodes'],
+  ['cells'],
+  ['agent'],
+  ['studio', 'experiments'],
+  ['engine'], // engine.ts and server/: the process that hosts the services
+  ['cli', 'bench'],
+];
+const ENGINE_ROOMS = { paths: 'base', rpc: 'base', server: 'engine' };
 
 // Layer boundaries (as in VS Code / Foxglove): each layer reaches across only through src-shared.
 const noElectronOrRenderer = {
@@ -30,6 +48,22 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // Every module, type-only and dynamic imports included: a circle is a circle.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { robocell },
+    rules: { 'robocell/no-cycle': 'error' },
+  },
+  {
+    // Tests compose the floors (a store test replays with the agent's toy environment), and
+    // nothing imports a test, so they stand outside the building.
+    files: ['src-main/engine/**/*.ts'],
+    ignores: ['src-main/engine/**/*.test.ts'],
+    plugins: { robocell },
+    rules: {
+      'robocell/floors': ['error', { root: 'src-main/engine', floors: ENGINE_FLOORS, rooms: ENGINE_ROOMS, docs: 'the floors: src-main/engine/README.md' }],
     },
   },
   {
