@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { closePythonPools } from '../../src-main/engine/cells/python/pool';
-import { execCommand } from '../../src-main/engine/cli/commands/exec';
+import { execCommand, execLanguage } from '../../src-main/engine/cli/commands/exec';
 import { UsageError } from '../../src-main/engine/cli/command';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'cells');
@@ -57,6 +57,11 @@ describe('robocell exec', () => {
     // The language follows the files; mixing is refused, --lang overrides.
     await expect(execCommand.run(['--task', 'pp-cube-in-bowl', join(fixtures, 'pp-locate.py'), join(fixtures, 'pp-locate.js')])).rejects.toThrow(/mix \.py and \.js/);
     await expect(execCommand.run(['--task', 'pp-cube-in-bowl', '--lang', 'cobol', join(fixtures, 'pp-locate.py')])).rejects.toThrow(/--lang must be javascript or python/);
+    expect(execLanguage('javascript', ['a.py'])).toBe('javascript');
+    // A file named neither way (a pipe, say) takes its neighbours' language, else the code arm's default, Python.
+    expect(execLanguage(undefined, ['/dev/stdin'])).toBe('python');
+    expect(execLanguage(undefined, ['a.js', '/dev/stdin'])).toBe('javascript');
+    expect(execLanguage(undefined, ['/dev/stdin', 'b.py'])).toBe('python');
   });
 
   it('names bad usage', async () => {
