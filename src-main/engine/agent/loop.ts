@@ -169,7 +169,8 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   const budgetEnd = finish.startsWith('budget') || finish === 'error' || finish === 'model-error' || finish === 'stopped';
   const success = !budgetEnd && judged.success;
   const fullReason = finish === 'model-finished' || finish === 'success' ? `${reason}; judge: ${judged.reason}` : reason;
-  const totals = tally.totals(env.simSteps(), writer.elapsedMs());
+  // The fold over what was recorded (the writer keeps it), so rebuilt totals cannot disagree.
+  const totals = writer.totals(env.simSteps(), writer.elapsedMs());
   transcript.record({ type: 'verdict', success, finish, reason: fullReason, modelStatus: finishCall.status, modelSummary: finishCall.summary, totals });
   writer.close();
   return { dir: writer.dir, meta, success, finish, outcome: outcomeOf({ success, finish }), reason: fullReason, totals };

@@ -7,8 +7,8 @@
  * The order of the recorded events is part of the episode format (replay, forks and the fixtures
  * read it), so each step records exactly where the one-function loop did.
  */
-import type { AgentSettings, AgentInterface, FinishKind, Message, ModelFaultEvent, ToolCall, ToolDef } from '../../../src-shared/episode';
-import { countTextTokens, estimateContext, type ContextEstimate, type ImageCost } from '../../../src-shared/tokens';
+import { estimateReplyTokens, type AgentSettings, type AgentInterface, type FinishKind, type Message, type ModelFaultEvent, type ToolCall, type ToolDef } from '../../../src-shared/episode';
+import { estimateContext, type ContextEstimate, type ImageCost } from '../../../src-shared/tokens';
 import type { Tally } from './accounting';
 import { executeAction, type ActionContext } from './actions';
 import type { Environment } from './environment';
@@ -107,10 +107,9 @@ async function callModel(t: TurnContext, call: number, request: ModelRequest, si
 /** The reply as recorded and priced, then added to the conversation. */
 function recordReply(t: TurnContext, call: number, estimate: ContextEstimate, reply: ModelReply, startedMs: number): void {
   const assistant: Message = { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}), ...(reply.refusal ? { refusal: reply.refusal } : {}) };
-  const estOut = countTextTokens(reply.text ?? '') + reply.toolCalls.reduce((s, c) => s + countTextTokens(c.arguments) + countTextTokens(c.name), 0);
   // An offline model's usage is never billed: whatever it reports is simulated, and says so.
   const usage = reply.usage && t.model.info.scripted && !reply.usage.simulated ? { ...reply.usage, simulated: true } : reply.usage;
-  const cost = t.tally.addCall(usage, estimate, estOut);
+  const cost = t.tally.callCost(usage, estimate, estimateReplyTokens(assistant));
   t.transcript.record({ type: 'model/reply', call, reply: assistant, finishReason: reply.finishReason, usage, estimate: estimateRecord(estimate), costUsd: cost, latencyMs: performance.now() - startedMs, retries: reply.retries });
   t.transcript.push(assistant);
 }

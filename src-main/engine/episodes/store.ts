@@ -20,6 +20,7 @@ import {
   type EpisodeSummary,
   type Message,
   type ToolDef,
+  type Totals,
 } from '../../../src-shared/episode';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -73,6 +74,14 @@ export class EpisodeWriter {
     this.fold.add(full);
     if (full.type === 'verdict') this.writeSummary();
     return full;
+  }
+
+  /**
+   * The episode's totals from the events recorded so far (the fold), with the environment's sim
+   * step count (settling before the first action included) and the episode clock.
+   */
+  totals(simSteps: number, wallMs: number): Totals {
+    return { ...this.fold.derivedTotals(), simSteps, wallMs };
   }
 
   /**
