@@ -5,9 +5,9 @@
  * request's context are re-counted; the result is an estimate and is labelled so.
  */
 import { join } from 'node:path';
-import type { ImagePart, Message } from '../../../src-shared/episode';
+import { estimateReplyTokens, foldEvents, type ImagePart, type Message } from '../../../src-shared/episode';
 import { failureEnding, type EpisodeFigures, type ResultRecord } from '../../../src-shared/experiments';
-import { costUsd, countTextTokens, imageFamilyForModel, imageTokens, priceFor, type ImageDetail, type PriceTable } from '../../../src-shared/tokens';
+import { costUsd, imageFamilyForModel, imageTokens, priceFor, type ImageDetail, type PriceTable } from '../../../src-shared/tokens';
 import { loadEpisode } from '../episodes/store';
 
 export interface RepriceTarget {
@@ -31,32 +31,26 @@ function imagesOf(m: Message): ImagePart[] {
 export function repriceEpisode(episodeDir: string, rec: ResultRecord, target: RepriceTarget, prices: PriceTable): EpisodeFigures {
   const { family, patchMultiplier } = imageFamilyForModel(target.model);
   const price = priceFor(target.model, prices);
-  const ep = loadEpisode(episodeDir);
-  const messages: Message[] = [];
-  const contextImages = new Map<number, number>();
+  const fold = foldEvents(loadEpisode(episodeDir).events);
   let inputTokens = 0;
   let outputTokens = 0;
   let imageTotal = 0;
   let cost: number | null = price ? 0 : null;
   const callInputTokens: number[] = [];
-  for (const e of ep.events) {
-    if (e.type === 'message') messages[e.index] = e.message;
-    else if (e.type === 'model/request') {
-      let img = 0;
-      for (const m of messages.slice(0, e.messageCount)) for (const p of imagesOf(m)) img += imageTokens(p.widthPx, p.heightPx, target.detail ?? p.detail, family, patchMultiplier);
-      contextImages.set(e.call, img);
-    } else if (e.type === 'model/reply') {
-      const newImg = contextImages.get(e.call) ?? 0;
-      const recordedInput = e.usage?.inputTokens ?? e.estimate.total;
-      const input = Math.max(0, recordedInput - e.estimate.imageTokens + newImg);
-      const cached = Math.min(e.usage?.cachedInputTokens ?? 0, input);
-      const output = e.usage?.outputTokens ?? countTextTokens(e.reply.content ?? '') + (e.reply.toolCalls ?? []).reduce((s, c) => s + countTextTokens(c.arguments) + countTextTokens(c.name), 0);
-      inputTokens += input;
-      outputTokens += output;
-      imageTotal += newImg;
-      callInputTokens.push(input);
-      if (cost !== null && price) cost += costUsd({ inputTokens: input, cachedInputTokens: cached, outputTokens: output }, price);
-    }
+  for (const { request, reply } of fold.calls) {
+    // A request that failed was never billed.
+    if (!reply) continue;
+    let newImg = 0;
+    for (const m of fold.messages.slice(0, request.messageCount)) for (const p of imagesOf(m)) newImg += imageTokens(p.widthPx, p.heightPx, target.detail ?? p.detail, family, patchMultiplier);
+    const recordedInput = reply.usage?.inputTokens ?? reply.estimate.total;
+    const input = Math.max(0, recordedInput - reply.estimate.imageTokens + newImg);
+    const cached = Math.min(reply.usage?.cachedInputTokens ?? 0, input);
+    const output = reply.usage?.outputTokens ?? estimateReplyTokens(reply.reply);
+    inputTokens += input;
+    outputTokens += output;
+    imageTotal += newImg;
+    callInputTokens.push(input);
+    if (cost !== null && price) cost += costUsd({ inputTokens: input, cachedInputTokens: cached, outputTokens: output }, price);
   }
   return {
     episodeId: rec.episodeId,
