@@ -25,5 +25,8 @@ for (const { arm, lang, label } of runs) {
   const r = JSON.parse(line);
   const name = `Example: ${label} stacks three cubes (offline heuristic agent)`;
   writeFileSync(join(r.episodeDir, 'studio.json'), JSON.stringify({ name, parentId: null, forkedAtAction: null }, null, 2));
+  // summary.json is stamped with events.jsonl's mtime, which a git checkout does not keep: shipped,
+  // it would always read as stale. The studio summarizes bundled examples in memory instead.
+  rmSync(join(r.episodeDir, 'summary.json'), { force: true });
   console.log(`${label}: success=${r.success} calls=${r.llmCalls} input=${r.inputTokens} → ${r.episodeDir}`);
 }
