@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { instanceKey, type CellDetail, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
+import { stopMessage, type CellOutcome } from '../agent/environment';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
@@ -59,7 +60,8 @@ export class ScratchCells {
     const stop = new AbortController();
     this.running = stop;
     const onDropped = () => stop.abort('the client disconnected');
-    opts.signal?.addEventListener('abort', onDropped, { once: true });
+    if (opts.signal?.aborted) onDropped();
+    else opts.signal?.addEventListener('abort', onDropped, { once: true });
     try {
       const live = this.runs.current;
       let env: RobotEnvironment;
@@ -92,8 +94,9 @@ export class ScratchCells {
         fromAction = this.world.fromAction;
         target = 'scratch-world';
       }
-      if (opts.signal?.aborted) throw new RpcError('invalid-argument', 'the client disconnected before the scratch cell started');
-      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
+      // A stop that came while the world was being prepared: the cell never starts (a sandbox
+      // only hears an interrupt while a cell runs).
+      const r = stop.signal.aborted ? notStarted(stopMessage(stop.signal)) : await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
       return {
         ok: r.ok,
         text: r.text,
@@ -132,6 +135,11 @@ export class ScratchCells {
     this.world?.env.dispose();
     this.world = null;
   }
+}
+
+function notStarted(message: string): CellOutcome {
+  const stop = { reason: 'interrupted', message: `${message} before the cell started` };
+  return { ok: false, text: `[stopped: ${stop.message}]`, images: [], detail: { stdout: '', stop, audit: [], refused: false, namespaceLost: false } };
 }
 
 function frameOf(env: RobotEnvironment): SceneFrame | null {
