@@ -11,13 +11,13 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
   const runAgain = () => {
     useRunForm.getState().fillFrom(meta);
     useUi.getState().set({ view: 'studio', leftTab: 'run' });
-    notify('info', `the Run form now holds ${meta.instance.taskId} · seed ${meta.instance.seed} · ${meta.arm} arm with this episode's budgets: press Run`);
+    notify('info', `the Run form now holds ${meta.instance.taskId} · seed ${meta.instance.seed} · ${meta.interface} arm with this episode's budgets: press Run`);
   };
   return (
     <div className="episode-title" data-testid="episode-title" data-episode-id={meta.id}>
       <span className="muted">Viewing</span>{' '}
       {name && <b>{name} · </b>}
-      <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.arm} arm ·{' '}
+      <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.interface} arm ·{' '}
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />

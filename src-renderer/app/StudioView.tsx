@@ -61,7 +61,7 @@ export function StudioView() {
   };
 
   if (duel) return <DuelView leftId={duel.left} rightId={duel.right} initialStep={duel.step} intro={duel.intro} onClose={() => useDuel.getState().close()} />;
-  const cellsLabel = episode?.meta.arm === 'tools' ? 'Tool calls' : 'Cells';
+  const cellsLabel = episode?.meta.interface === 'tools' ? 'Tool calls' : 'Cells';
   return (
     <main className="layout">
       <Pane title={leftTab === 'run' ? 'New run' : 'Library'} className="area-run" testId="pane-run" actions={

@@ -77,7 +77,7 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
           return (
             <section key={v.meta.id} className="duel-side" data-testid="duel-side">
               <div className="duel-title">
-                <b>{v.meta.arm === 'code' ? 'code arm' : 'tool-calling arm'}</b> · {v.meta.model.label}
+                <b>{v.meta.interface === 'code' ? 'code arm' : 'tool-calling arm'}</b> · {v.meta.model.label}
                 {v.meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the model saw no camera image">no images</span>}
                 <OutcomeBadge verdict={v.verdict} live={false} />
               </div>
@@ -118,8 +118,8 @@ function ActionSummary({ actions }: { actions: ActionEvent[] }) {
  * else differs (name, model, fork) so the legend never reads "tools · tools".
  */
 function sideNames(views: EpisodeView[]): string[] {
-  const arm = (v: EpisodeView) => (v.meta.arm === 'code' ? 'code arm' : 'tool-calling arm');
-  if (views[0].meta.arm !== views[1].meta.arm) return views.map(arm);
+  const arm = (v: EpisodeView) => (v.meta.interface === 'code' ? 'code arm' : 'tool-calling arm');
+  if (views[0].meta.interface !== views[1].meta.interface) return views.map(arm);
   const inst = (v: EpisodeView) => `${v.meta.instance.taskId} seed ${v.meta.instance.seed}`;
   if (inst(views[0]) !== inst(views[1])) return views.map((v) => `${arm(v)} · ${inst(v)}`);
   if (views[0].meta.model.label !== views[1].meta.model.label) return views.map((v) => `${arm(v)} · ${v.meta.model.label}`);

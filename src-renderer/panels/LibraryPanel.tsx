@@ -9,12 +9,12 @@ import { useStudio } from '../store/studio';
 import { displayName, exportFileName, fmtDate, friendlyImportError, instanceLine } from './libraryFormat';
 import { OutcomeLabel } from './OutcomeBadge';
 
-type SortKey = 'createdAt' | 'task' | 'arm' | 'llmCalls' | 'inputTokens' | 'costUsd' | 'outcome';
+type SortKey = 'createdAt' | 'task' | 'interface' | 'llmCalls' | 'inputTokens' | 'costUsd' | 'outcome';
 
 const sorters: Record<SortKey, (a: LibraryEntry, b: LibraryEntry) => number> = {
   createdAt: (a, b) => b.createdAt.localeCompare(a.createdAt),
   task: (a, b) => a.instance.taskId.localeCompare(b.instance.taskId) || a.instance.seed - b.instance.seed,
-  arm: (a, b) => a.arm.localeCompare(b.arm),
+  interface: (a, b) => a.interface.localeCompare(b.interface),
   llmCalls: (a, b) => a.llmCalls - b.llmCalls,
   inputTokens: (a, b) => a.inputTokens - b.inputTokens,
   // Unknown costs sort last, not as $0.
@@ -37,7 +37,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
   const rows = useMemo(() => {
     const f = filter.trim().toLowerCase();
     // The text filter matches the outcome's words too ("model error", "budget spent").
-    const match = (e: LibraryEntry) => !f || [e.name ?? '', e.id, instanceLine(e), e.arm, e.modelLabel, OUTCOME_LABELS[e.outcome], fmtDate(e.createdAt)].some((s) => s.toLowerCase().includes(f));
+    const match = (e: LibraryEntry) => !f || [e.name ?? '', e.id, instanceLine(e), e.interface, e.modelLabel, OUTCOME_LABELS[e.outcome], fmtDate(e.createdAt)].some((s) => s.toLowerCase().includes(f));
     return library.filter((e) => (!outcome || e.outcome === outcome) && match(e)).sort(sorters[sort]);
   }, [library, filter, outcome, sort]);
 
@@ -103,7 +103,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
         <select value={sort} onChange={(e) => setSort(e.target.value as SortKey)} aria-label="sort by" data-testid="library-sort">
           <option value="createdAt">newest first</option>
           <option value="task">task, seed</option>
-          <option value="arm">arm</option>
+          <option value="interface">arm</option>
           <option value="llmCalls">calls</option>
           <option value="inputTokens">input tokens</option>
           <option value="costUsd">cost</option>
@@ -130,7 +130,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
                 <span className="episode-name" data-testid="row-name">{displayName(e)}</span>
               )}
               <span className="muted small" data-testid="row-detail">
-                {e.name ? `${instanceLine(e)} · ` : ''}{e.arm} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} call{e.llmCalls === 1 ? '' : 's'} · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
+                {e.name ? `${instanceLine(e)} · ` : ''}{e.interface} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} call{e.llmCalls === 1 ? '' : 's'} · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
               </span>
             </div>
             <div className="episode-actions">

@@ -29,7 +29,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const { tasks, defaults, activeEpisodeId, state } = useRun();
   const connected = useConnection((s) => s.state === 'open');
   const form = useRunForm();
-  const { taskId, variant, seed, arm, model, settings, speed } = form;
+  const { taskId, variant, seed, interface: iface, model, settings, speed } = form;
   const live = useStudio((s) => (s.episode && s.episode.meta.id === activeEpisodeId ? s.episode.view : null));
   const task = tasks.find((t) => t.id === taskId) ?? tasks[0];
 
@@ -50,7 +50,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const start = async () => {
     if (!task || !settings) return;
     try {
-      const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, arm, model, settings, speed, startPaused: false });
+      const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, interface: iface, model, settings, speed, startPaused: false });
       useRun.setState({ activeEpisodeId: episodeId, state: 'running', error: null });
       clearNotices();
       await openEpisode(client, episodeId);
@@ -85,12 +85,12 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
       </div>
       <div className="row">
         <label>Arm
-          <select value={arm} onChange={(e) => form.set({ arm: e.target.value as AgentInterface })} data-testid="run-arm">
+          <select value={iface} onChange={(e) => form.set({ interface: e.target.value as AgentInterface })} data-testid="run-arm">
             <option value="code">code (cells)</option>
             <option value="tools">tool-calling</option>
           </select>
         </label>
-        {arm === 'code' && settings && (
+        {iface === 'code' && settings && (
           <label>Cells
             <select value={settings.language} onChange={(e) => setSettings({ ...settings, language: e.target.value as AgentSettings['language'] })} data-testid="run-language">
               <option value="javascript">JavaScript</option>
@@ -117,7 +117,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
             <label>Wall s <input type="number" value={budgets.maxWallMs / 1000} onChange={(e) => setBudget('maxWallMs', Number(e.target.value) * 1000)} data-testid="run-max-wall" /></label>
           </div>
           <label>Sim steps <input type="number" value={budgets.maxSimSteps} onChange={(e) => setBudget('maxSimSteps', Number(e.target.value))} data-testid="run-max-steps" /></label>
-          {arm === 'code' && (
+          {iface === 'code' && (
             <div className="row">
               <label>Images
                 <select value={settings.images} onChange={(e) => setSettings({ ...settings, images: e.target.value as AgentSettings['images'] })}>

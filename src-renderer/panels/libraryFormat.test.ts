@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayName, exportFileName, friendlyImportError } from './libraryFormat';
 
-const e = { name: null, instance: { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 3 }, arm: 'tools' as const, createdAt: '2026-12-01T09:05:42.000Z' };
+const e = { name: null, instance: { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 3 }, interface: 'tools' as const, createdAt: '2026-12-01T09:05:42.000Z' };
 
 describe('library wording', () => {
   it('names rows and export files as a person reads them, never by raw id', () => {

@@ -11,7 +11,7 @@ export interface RunForm {
   taskId: string;
   variant: string;
   seed: number;
-  arm: AgentInterface;
+  interface: AgentInterface;
   model: ModelChoice;
   /** Null until the engine's defaults arrive (or after a reset). */
   settings: AgentSettings | null;
@@ -34,7 +34,7 @@ export const useRunForm = create<RunFormStore>()(
       taskId: '',
       variant: '',
       seed: 0,
-      arm: 'code',
+      interface: 'code',
       model: 'heuristic',
       settings: null,
       speed: 2,
@@ -45,7 +45,7 @@ export const useRunForm = create<RunFormStore>()(
           taskId: meta.instance.taskId,
           variant: meta.instance.variant,
           seed: meta.instance.seed,
-          arm: meta.arm,
+          interface: meta.interface,
           model: meta.model.scripted ? 'heuristic' : 'endpoint',
           settings: meta.settings,
           fromEpisode: meta.id,
@@ -53,15 +53,19 @@ export const useRunForm = create<RunFormStore>()(
     }),
     {
       name: RUN_FORM_KEY,
-      version: 2,
+      version: 3,
       storage: createJSONStorage(() => window.localStorage),
-      // v1 named the offline agent "scripted"; it is "heuristic" since.
+      // v1 named the offline agent "scripted"; it is "heuristic" since. v2 kept the interface as `arm`.
       migrate: (state, version) => {
-        const s = state as Omit<Partial<RunForm>, 'model'> & { model?: string };
+        const s = state as Omit<Partial<RunForm>, 'model'> & { model?: string; arm?: RunForm['interface'] };
         if (version < 2 && s.model === 'scripted') s.model = 'heuristic';
+        if (version < 3 && s.arm !== undefined) {
+          s.interface = s.arm;
+          delete s.arm;
+        }
         return s as RunForm;
       },
-      partialize: ({ taskId, variant, seed, arm, model, settings, speed, fromEpisode }) => ({ taskId, variant, seed, arm, model, settings, speed, fromEpisode }),
+      partialize: ({ taskId, variant, seed, interface: iface, model, settings, speed, fromEpisode }) => ({ taskId, variant, seed, interface: iface, model, settings, speed, fromEpisode }),
     },
   ),
 );

@@ -126,7 +126,7 @@ describe('the fold over events', () => {
 
   it('summarizes an episode from the fold: running while live, an engine error when it died before its verdict', () => {
     const meta = EpisodeMeta.parse({
-      schemaVersion: EPISODE_SCHEMA_VERSION, id: 'ep-1', createdAt: '2026-12-01T10:00:00.000Z', environment: 'robot', instance: { taskId: 'pick-cube', variant: 'default', seed: 3 }, arm: 'tools',
+      schemaVersion: EPISODE_SCHEMA_VERSION, id: 'ep-1', createdAt: '2026-12-01T10:00:00.000Z', environment: 'robot', instance: { taskId: 'pick-cube', variant: 'default', seed: 3 }, interface: 'tools',
       model: { name: 'gpt-4o', label: 'gpt-4o', scripted: false, baseUrl: 'http://127.0.0.1:1/v1' },
       settings: { images: 'on-demand', feedback: 'pure', cameras: ['front'], imageDetail: 'low', budgets: { maxModelCalls: 40, maxWallMs: 900000, maxSimSteps: 400000 }, language: 'python' },
       versions: {}, modelFileHashes: {}, instruction: 'Put the cube in the bin.',

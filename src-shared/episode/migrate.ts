@@ -1,7 +1,7 @@
 /**
  * Every loader goes through here so that older folders keep opening as the format evolves: each
- * step lifts version n to n+1. Version 1 is the first published format, so there is nothing to
- * lift yet; a folder from a newer robocell, or with no version, is refused by name.
+ * step lifts version n to n+1, from version 1 (the first published format). A folder from a newer
+ * robocell, or with no version, is refused by name.
  */
 import { EPISODE_SCHEMA_VERSION, EpisodeMeta } from './schema';
 
@@ -14,6 +14,8 @@ const steps: Record<number, Step> = {
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return meta;
     return { ...meta, settings: { ...settings, language: 'javascript' } };
   },
+  // 2 → 3: the compared interface was recorded as `arm`, a word the robot's arms also use.
+  2: ({ arm, ...meta }) => ({ ...meta, interface: arm }),
 };
 
 export class EpisodeFormatError extends Error {

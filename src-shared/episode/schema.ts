@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { AssistantMessage, Message, TokenUsage, ToolDef } from './messages';
 
-/** 2: `settings.language` (the code arm's cell language). */
-export const EPISODE_SCHEMA_VERSION = 2;
+/** 2: `settings.language` (the code arm's cell language). 3: `meta.arm` is `meta.interface`. */
+export const EPISODE_SCHEMA_VERSION = 3;
 
 /**
  * The two agent interfaces the studio compares: `tools` (one primitive per model call) and `code`
@@ -70,7 +70,7 @@ export const EpisodeMeta = z.object({
   createdAt: z.string(),
   environment: z.string(),
   instance: InstanceRef,
-  arm: AgentInterface,
+  interface: AgentInterface,
   model: ModelInfo,
   settings: AgentSettings,
   versions: z.record(z.string(), z.string()),

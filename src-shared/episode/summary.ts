@@ -9,15 +9,18 @@ import type { TotalsFold } from './fold';
 import { Outcome, outcomeOf } from './outcome';
 import { AgentInterface, CellLanguage, FinishKind, InstanceRef, UsageSource, type EpisodeMeta } from './schema';
 
-/** 1: the first summary file. A file of another version is rebuilt from the events, never migrated. */
-export const SUMMARY_SCHEMA_VERSION = 1;
+/**
+ * 1: the first summary file. 2: `arm` is `interface` (as in episode schema 3). A file of another
+ * version is rebuilt from the events, never migrated.
+ */
+export const SUMMARY_SCHEMA_VERSION = 2;
 
 export const EpisodeSummary = z.object({
   id: z.string(),
   createdAt: z.string(),
   environment: z.string(),
   instance: InstanceRef,
-  arm: AgentInterface,
+  interface: AgentInterface,
   /** The code arm's cell language (recorded for the tool-calling arm too, where cells are scratch only). */
   language: CellLanguage,
   modelLabel: z.string(),
@@ -69,7 +72,7 @@ export function summarizeEpisode(meta: EpisodeMeta, fold: TotalsFold, live = fal
     createdAt: meta.createdAt,
     environment: meta.environment,
     instance: meta.instance,
-    arm: meta.arm,
+    interface: meta.interface,
     language: meta.settings.language,
     modelLabel: meta.model.label,
     scripted: meta.model.scripted,

@@ -107,7 +107,7 @@ export const studioMethods = {
   'episode/export-file': method(EpisodeId.extend({ grantId: z.string().min(1).max(100) }), z.object({ fileName: z.string() })),
   'episode/import-file': method(z.object({ grantId: z.string().min(1).max(100) }), z.object({ episodeId: z.string(), duplicate: z.boolean().default(false) })),
   'run/start': method(
-    z.object({ instance: InstanceRef, arm: AgentInterface, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
+    z.object({ instance: InstanceRef, interface: AgentInterface, model: ModelChoice, settings: AgentSettings, speed: SimSpeed, startPaused: z.boolean().default(false) }),
     z.object({ episodeId: z.string() }),
   ),
   'run/control': method(EpisodeId.extend({ action: z.enum(['pause', 'resume', 'step', 'stop']) }), z.object({ state: RunState })),

@@ -22,9 +22,9 @@ describe('robocell run / replay', () => {
     const last = run.stdout.trim().split('\n').at(-1) ?? '';
     const summary = JSON.parse(last) as Record<string, unknown>;
     expect(Object.keys(summary).sort()).toEqual(
-      ['instance', 'arm', 'model', 'success', 'finish', 'outcome', 'llmCalls', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'imageTokens', 'costUsd', 'simSteps', 'wallMs', 'episodeDir'].sort(),
+      ['instance', 'interface', 'model', 'success', 'finish', 'outcome', 'llmCalls', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'imageTokens', 'costUsd', 'simSteps', 'wallMs', 'episodeDir'].sort(),
     );
-    expect(summary).toMatchObject({ instance: { taskId: 'ar-open-drawer', variant: 'default', seed: 1 }, arm: 'code', model: 'offline heuristic agent', success: true, costUsd: 0 });
+    expect(summary).toMatchObject({ instance: { taskId: 'ar-open-drawer', variant: 'default', seed: 1 }, interface: 'code', model: 'offline heuristic agent', success: true, costUsd: 0 });
     expect(run.stderr).toContain('call 1:');
     const replay = cli(['replay', String(summary.episodeDir), '--json']);
     expect(replay.status, replay.stderr).toBe(0);

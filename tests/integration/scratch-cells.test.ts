@@ -34,7 +34,7 @@ const episodes: Partial<Record<CellLanguage, string>> = {};
 async function record(language: CellLanguage): Promise<string> {
   const run = await runs.launch({
     instance: INSTANCE,
-    arm: 'tools',
+    interface: 'tools',
     settings: { ...DEFAULT_SETTINGS, cameras: [], images: 'none', language, budgets: { ...DEFAULT_SETTINGS.budgets, maxModelCalls: 1 } },
     model: createHeuristicModel(),
     speed: null,

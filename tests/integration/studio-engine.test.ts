@@ -52,11 +52,11 @@ describe('studio engine service', () => {
   let toolsEpisode = '';
 
   it('starts paused, steps one model call at a time, resumes and finishes', async () => {
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'heuristic', settings: SETTINGS, speed: null, startPaused: true });
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: null, startPaused: true });
     toolsEpisode = episodeId;
     await new Promise((r) => setTimeout(r, 500));
     expect(count(episodeId, 'model/request')).toBe(0);
-    await expect(client.request('run/start', { instance: INSTANCE, arm: 'code', model: 'heuristic', settings: SETTINGS, speed: null, startPaused: false })).rejects.toThrow(/already in progress/);
+    await expect(client.request('run/start', { instance: INSTANCE, interface: 'code', model: 'heuristic', settings: SETTINGS, speed: null, startPaused: false })).rejects.toThrow(/already in progress/);
 
     await client.request('run/control', { episodeId, action: 'step' });
     await waitFor(() => count(episodeId, 'model/reply') === 1 && states.at(-1) === 'paused', 'the first step');
@@ -77,7 +77,7 @@ describe('studio engine service', () => {
   });
 
   it('stops a run on request, recording a stopped verdict', async () => {
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'heuristic', settings: SETTINGS, speed: 1, startPaused: false });
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: 1, startPaused: false });
     await waitFor(() => count(episodeId, 'action') >= 1, 'a first action');
     await client.request('run/control', { episodeId, action: 'stop' });
     await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
@@ -85,7 +85,7 @@ describe('studio engine service', () => {
   });
 
   it('a Step after a pause mid-motion makes one new model call', async () => {
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'tools', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: false });
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: false });
     // Paused inside call 1's motion (a quarter of real time: it is certainly still moving).
     await waitFor(() => count(episodeId, 'model/reply') >= 1, 'the first reply');
     await client.request('run/control', { episodeId, action: 'pause' });
@@ -104,7 +104,7 @@ describe('studio engine service', () => {
 
   it('runs a scratch cell against a paused live run, and on a scratch world otherwise', async () => {
     // A quarter of real time: the run is certainly still moving when the second scratch cell is sent.
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, arm: 'code', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: true });
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'code', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: true });
     await expect(client.request('scratch/run', { episodeId, code: 'robo.state().arms[0].tcp' })).resolves.toMatchObject({ target: 'live-run', ok: true });
     await client.request('run/control', { episodeId, action: 'resume' });
     await expect(client.request('scratch/run', { episodeId, code: '1' })).rejects.toThrow(/pause the run/);

@@ -38,7 +38,7 @@ describe('studio with a Python episode', () => {
   it('runs a Python code-arm episode live', async () => {
     const run = await runs.launch({
       instance: { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 },
-      arm: 'code',
+      interface: 'code',
       settings: { ...DEFAULT_SETTINGS, cameras: [], images: 'none', language: 'python' },
       model: createHeuristicModel(),
       speed: null,

@@ -38,7 +38,7 @@ describe('agent loop on the toy environment (a scripted test plan)', () => {
     const instance = { taskId: 'count', variant: 'default', seed: 1 };
     const out = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings, outRoot: root });
     const ep = loadEpisode(out.dir);
-    expect(ep.meta.arm).toBe('tools');
+    expect(ep.meta.interface).toBe('tools');
     expect(ep.meta.model.label).toMatch(/scripted/);
     const calls = ep.events.filter((e) => e.type === 'model/request');
     expect(calls.length).toBe(out.totals.llmCalls);

@@ -97,7 +97,7 @@ export function initialContext(env: Environment, arm: AgentInterface, settings: 
 }
 
 export function buildMeta(env: Environment, model: Model, arm: AgentInterface, settings: AgentSettings): EpisodeMeta {
-  const base = { instance: env.instance, arm };
+  const base = { instance: env.instance, interface: arm };
   return {
     schemaVersion: EPISODE_SCHEMA_VERSION,
     id: newEpisodeId(base),

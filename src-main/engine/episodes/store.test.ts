@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EPISODE_SCHEMA_VERSION, EpisodeEvent, foldEvents, type EpisodeEventInput } from '../../../src-shared/episode';
+import { EPISODE_SCHEMA_VERSION, EpisodeEvent, foldEvents, SUMMARY_SCHEMA_VERSION, type EpisodeEventInput } from '../../../src-shared/episode';
 import { createToyEnvironment } from '../agent/testing/toyEnvironment';
 import { packageRoot } from '../paths';
 import { replayEpisode } from '../agent/replay';
@@ -26,7 +26,7 @@ describe('episode store: the frozen schemaVersion 1 fixture', () => {
     // Migrated on load: version 1 had no cell language, and every version-1 cell was JavaScript.
     expect(ep.meta.schemaVersion).toBe(EPISODE_SCHEMA_VERSION);
     expect(ep.meta.settings.language).toBe('javascript');
-    expect(ep.meta.arm).toBe('tools');
+    expect(ep.meta.interface).toBe('tools');
     expect(ep.meta.model.label).toBe('scripted (offline planner)');
     expect(ep.truncatedTail).toBe(false);
     expect(ep.events.map((e) => e.type).filter((t) => t !== 'message')).toEqual(['start', 'tools', 'model/request', 'model/reply', 'action', 'model/request', 'model/reply', 'action', 'model/request', 'model/reply', 'action', 'verdict']);
@@ -137,7 +137,7 @@ describe('summary.json', () => {
     expect(onDisk).toMatchObject({ outcome: 'success', llmCalls: 3, actions: 3 });
     expect(onDisk?.endedAt).toBe(new Date(Date.parse(loadEpisode(dir).meta.createdAt) + (events.at(-1)?.t ?? NaN)).toISOString());
     const file = JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { schemaVersion: number; events: { bytes: number } };
-    expect(file.schemaVersion).toBe(1);
+    expect(file.schemaVersion).toBe(SUMMARY_SCHEMA_VERSION);
     expect(file.events.bytes).toBe(readFileSync(join(dir, 'events.jsonl')).length);
     // Nothing of the temporary file it was renamed from is left behind.
     expect(readdirSync(dir).sort()).toEqual(['events.jsonl', 'images', 'meta.json', 'snapshots', SUMMARY_FILE]);

@@ -110,7 +110,7 @@ export class Forks {
     const editDone = new Promise<void>((r) => (reachedEdit = r));
     const run = await this.runs.launch({
       instance: parent.meta.instance,
-      arm: parent.meta.arm,
+      interface: parent.meta.interface,
       settings: parent.meta.settings,
       model,
       speed: null,

@@ -2,6 +2,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SUMMARY_SCHEMA_VERSION } from '../../../src-shared/episode';
 import { SUMMARY_FILE } from '../episodes/store';
 import { EpisodeLibrary } from './library';
 
@@ -67,7 +68,7 @@ describe('episode library', () => {
       lib.list();
       writeFileSync(join(dir, SUMMARY_FILE), '{"schemaVersion":1,"events":');
       expect(entry('u-corrupt')).toMatchObject({ outcome: 'success', llmCalls: 3 });
-      expect(JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8'))).toMatchObject({ schemaVersion: 1, summary: { id: 'u-corrupt' } });
+      expect(JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8'))).toMatchObject({ schemaVersion: SUMMARY_SCHEMA_VERSION, summary: { id: 'u-corrupt' } });
     });
 
     it('never writes into the bundled examples, and lists a live episode from its events so far', () => {

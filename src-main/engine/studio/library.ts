@@ -269,7 +269,7 @@ export class EpisodeLibrary {
     };
 
     // The folder name comes from the instance, which an export may make as long as it likes: shortened for the name only.
-    const named = { arm: meta.arm, instance: { ...meta.instance, taskId: meta.instance.taskId.slice(0, 80), variant: meta.instance.variant.slice(0, 40) } };
+    const named = { interface: meta.interface, instance: { ...meta.instance, taskId: meta.instance.taskId.slice(0, 80), variant: meta.instance.variant.slice(0, 40) } };
     let id = newEpisodeId(named);
     while (existsSync(join(this.userDir, id)) || existsSync(join(this.bundledDir, id))) id = newEpisodeId(named);
     const dest = join(this.userDir, id);

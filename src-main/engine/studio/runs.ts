@@ -18,7 +18,7 @@ import { Pacer } from './pacer';
 
 export interface RunRequest {
   instance: InstanceRef;
-  arm: AgentInterface;
+  interface: AgentInterface;
   model: ModelChoice;
   /** As the protocol delivers it: fields with defaults (the cell language) may be missing. */
   settings: AgentSettingsInput;
@@ -28,7 +28,7 @@ export interface RunRequest {
 
 export interface LaunchOptions {
   instance: InstanceRef;
-  arm: AgentInterface;
+  interface: AgentInterface;
   settings: AgentSettings;
   model: Model;
   speed: SimSpeed;
@@ -162,7 +162,7 @@ export class RunManager {
     const done = runEpisode({
       env,
       model: o.model,
-      arm: o.arm,
+      arm: o.interface,
       settings: o.settings,
       outRoot: this.library.userDir,
       prices: this.config.prices(),

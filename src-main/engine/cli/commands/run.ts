@@ -84,7 +84,7 @@ export const runCommand: Command = {
       const t = out.totals;
       const summary = {
         instance,
-        arm,
+        interface: arm,
         model: model.info.label,
         success: out.success,
         finish: out.finish,
