@@ -122,4 +122,28 @@ describe('scratch cells', () => {
       scratch.dispose();
     }
   });
+
+  it('answers a stop that comes while the scratch world is being prepared without starting the cell', async () => {
+    let release: () => void = () => undefined;
+    const worldReady = new Promise<void>((r) => (release = r));
+    const scratch = new ScratchCells(library, runs, async (i, language) => {
+      await worldReady;
+      return createRobotEnvironment(i, { language });
+    });
+    const ep = episodes.javascript as string;
+    try {
+      const pending = scratch.run(ep, 'while (true) {}', { maxWallMs: 30_000 });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(scratch.interrupt()).toBe(true);
+      release();
+      expect(await pending).toMatchObject({ ok: false, detail: { stop: { reason: 'interrupted', message: 'stopped by the user before the cell started' } } });
+      const gone = new AbortController();
+      gone.abort();
+      expect((await scratch.run(ep, 'while (true) {}', { signal: gone.signal })).detail.stop?.message).toBe('the client disconnected before the cell started');
+      // The world stays for the next scratch cell, which runs.
+      expect((await scratch.run(ep, '6 * 7')).detail.value).toBe('42');
+    } finally {
+      scratch.dispose();
+    }
+  });
 });
