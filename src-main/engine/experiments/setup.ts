@@ -4,25 +4,17 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXPERIMENT_SCHEMA_VERSION, ExperimentSpec, type ExperimentManifest, type ExperimentSpecInput } from '../../../src-shared/experiments';
 import { DEFAULT_PRICES, priceFor, type PriceTable } from '../../../src-shared/tokens';
+import { HEURISTIC_MODEL_NAME } from '../agent/heuristic/heuristicModel';
 import { createModel } from '../agent/models';
 import { currentVersions, expandSpec, specHash, SpecError } from './expand';
 import { ExperimentFolder, MANIFEST_FILE, RESULTS_FILE } from './folder';
 
 /**
- * The offline agent experiments use when no --model is given: the honest heuristic agent where the
- * model factory offers it, else the scripted planner. Asked of the factory with no endpoint
- * configured, so only an offline model can answer.
+ * The offline agent experiments use when no --model is given: the heuristic agent, which the
+ * model factory always offers (the scripted planner it once fell back to is gone).
  */
 export function defaultOfflineModel(): string {
-  for (const name of ['heuristic', 'scripted']) {
-    try {
-      createModel({ name }, {});
-      return name;
-    } catch {
-      continue;
-    }
-  }
-  return 'scripted';
+  return HEURISTIC_MODEL_NAME;
 }
 
 export function defaultExperimentsDir(): string {
