@@ -27,7 +27,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function run(taskId: string, seed: number, arm: AgentInterface, agentSeed: number): Promise<EpisodeOutcome> {
   const env = await createRobotEnvironment({ taskId, variant: 'default', seed });
   try {
-    return await runEpisode({ env, model: createHeuristicModel({ noise: NOISE, seed: agentSeed }), arm, settings: DEFAULT_SETTINGS, outRoot: root });
+    return await runEpisode({ env, model: createHeuristicModel({ noise: NOISE, seed: agentSeed }), interface: arm, settings: DEFAULT_SETTINGS, outRoot: root });
   } finally {
     env.dispose();
   }

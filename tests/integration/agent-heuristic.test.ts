@@ -43,7 +43,7 @@ async function run(taskId: string, variant: string, seed: number, arm: AgentInte
   try {
     // Streaming for one arm and not the other, so both wire paths are exercised on every task.
     const model = createOpenAIModel({ model: 'gpt-4o', baseUrl: server.baseUrl, apiKey: 'test', stream: arm === 'tools' });
-    const out = await runEpisode({ env, model, arm, settings: DEFAULT_SETTINGS, outRoot: root });
+    const out = await runEpisode({ env, model, interface: arm, settings: DEFAULT_SETTINGS, outRoot: root });
     return { out, sent: requests };
   } finally {
     env.dispose();

@@ -22,7 +22,7 @@ const settings = { ...DEFAULT_SETTINGS, cameras: [], images: 'none' as const };
 async function episode(taskId: string, variant: string, seed: number, arm: AgentInterface): Promise<EpisodeOutcome> {
   const env = await createInventoryEnvironment({ taskId, variant, seed });
   try {
-    return await runEpisode({ env, model: createHeuristicModel(), arm, settings, outRoot: out });
+    return await runEpisode({ env, model: createHeuristicModel(), interface: arm, settings, outRoot: out });
   } finally {
     await env.close();
   }
@@ -49,7 +49,7 @@ describe('heuristic agent with Python cells (held-out seed 1003, rate-limited se
   it.each(['inv-reorder', 'inv-value'])('%s: the Python cell makes the same report and solves it', async (taskId) => {
     const env = await createInventoryEnvironment({ taskId, variant: 'rate-limited', seed: 1003 }, { language: 'python' });
     try {
-      const o = await runEpisode({ env, model: createHeuristicModel(), arm: 'code', settings: { ...settings, language: 'python' }, outRoot: out });
+      const o = await runEpisode({ env, model: createHeuristicModel(), interface: 'code', settings: { ...settings, language: 'python' }, outRoot: out });
       expect(o.success, o.reason).toBe(true);
       expect(o.totals.llmCalls).toBe(1);
       const js = await episode(taskId, 'rate-limited', 1003, 'code');

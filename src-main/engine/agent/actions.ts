@@ -9,7 +9,7 @@ import type { Environment, Observation } from './environment';
 
 export interface ActionContext {
   env: Environment;
-  arm: AgentInterface;
+  interface: AgentInterface;
   settings: AgentSettings;
   writer: EpisodeWriter;
   saveImages(obs: Observation[], prefix: string): ImagePart[];
@@ -57,7 +57,7 @@ export async function executeAction(
   let obs: Observation[] = [];
   let cell: CellDetail | undefined;
   const motionNames = new Set(env.registry.list().filter((s) => s.motion).map((s) => s.name));
-  if (ctx.arm === 'tools') {
+  if (ctx.interface === 'tools') {
     const out = await env.callPrimitive(a.toolCall.name, a.args);
     ok = out.ok;
     const moved = motionNames.has(a.toolCall.name);
@@ -92,7 +92,7 @@ export async function executeAction(
     index: a.index,
     call: a.call,
     toolCallId: a.toolCall.id,
-    kind: ctx.arm === 'tools' ? 'tool' : 'cell',
+    kind: ctx.interface === 'tools' ? 'tool' : 'cell',
     name: a.toolCall.name,
     args: JSON.parse(safeJson(a.args)) as Record<string, unknown>,
     ok,

@@ -42,7 +42,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
 export interface RunEpisodeOptions {
   env: Environment;
   model: Model;
-  arm: AgentInterface;
+  interface: AgentInterface;
   settings?: AgentSettings;
   /** Folder that receives the episode's folder. */
   outRoot: string;
@@ -66,27 +66,27 @@ export interface EpisodeOutcome {
   totals: Totals;
 }
 
-export function toolsFor(arm: AgentInterface, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
-  return arm === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
+export function toolsFor(iface: AgentInterface, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
+  return iface === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
 }
 
 /**
  * The first request of an episode, exactly as the loop sends it: the tools and the system and
  * first user messages. `robocell prompt` prints this.
  */
-export function initialContext(env: Environment, arm: AgentInterface, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
-  const tools = toolsFor(arm, env, settings.language);
+export function initialContext(env: Environment, iface: AgentInterface, settings: AgentSettings): { tools: ToolDef[]; messages: Message[] } {
+  const tools = toolsFor(iface, env, settings.language);
   // An environment without cameras has no image to attach, whatever cameras the settings name.
   const cameras = env.cameras.length > 0 ? settings.cameras : [];
-  const imagesAfterMotion = arm === 'tools' ? cameras.length > 0 : settings.images === 'on-motion' && cameras.length > 0;
+  const imagesAfterMotion = iface === 'tools' ? cameras.length > 0 : settings.images === 'on-motion' && cameras.length > 0;
   const system = systemPrompt({
-    arm,
+    interface: iface,
     instruction: env.instruction,
     specs: env.registry.list(),
     cameras,
     imagesAfterMotion,
     imagesAvailable: env.imagesAvailable?.() ?? true,
-    imagesOff: arm === 'code' && settings.images === 'none',
+    imagesOff: iface === 'code' && settings.images === 'none',
     preamble: env.preamble?.(),
     words: env.words,
     feedback: settings.feedback,
@@ -96,8 +96,8 @@ export function initialContext(env: Environment, arm: AgentInterface, settings: 
   return { tools, messages: [{ role: 'system', content: system }, { role: 'user', content: env.instruction }] };
 }
 
-export function buildMeta(env: Environment, model: Model, arm: AgentInterface, settings: AgentSettings): EpisodeMeta {
-  const base = { instance: env.instance, interface: arm };
+export function buildMeta(env: Environment, model: Model, iface: AgentInterface, settings: AgentSettings): EpisodeMeta {
+  const base = { instance: env.instance, interface: iface };
   return {
     schemaVersion: EPISODE_SCHEMA_VERSION,
     id: newEpisodeId(base),
@@ -114,9 +114,9 @@ export function buildMeta(env: Environment, model: Model, arm: AgentInterface, s
 }
 
 export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> {
-  const { env, model, arm } = o;
+  const { env, model, interface: iface } = o;
   const settings = o.settings ?? DEFAULT_SETTINGS;
-  const meta = buildMeta(env, model, arm, settings);
+  const meta = buildMeta(env, model, iface, settings);
   const writer = EpisodeWriter.create(o.outRoot, meta);
   o.onStart?.(meta, writer.dir);
   const transcript = new Transcript(writer, settings.imageDetail, o.onEvent);
@@ -126,7 +126,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
   let finishCall: FinishCall = { status: null, summary: null };
   try {
     transcript.record({ type: 'start', stateHash: env.stateHash(), snapshotFile: writer.writeSnapshot(0, env.snapshot()) });
-    const first = initialContext(env, arm, settings);
+    const first = initialContext(env, iface, settings);
     transcript.record({ type: 'tools', tools: first.tools });
     for (const m of first.messages) transcript.push(m);
     // Time spent held at the studio's pause gate is not the agent's: it does not count against the wall budget.
@@ -134,12 +134,12 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<EpisodeOutcome> 
     const turn: TurnContext = {
       env,
       model,
-      arm,
+      interface: iface,
       settings,
       tools: first.tools,
       transcript,
       tally,
-      actions: { env, arm, settings, writer, saveImages: transcript.saveImages },
+      actions: { env, interface: iface, settings, writer, saveImages: transcript.saveImages },
       // The model's own image pricing: its family and, for patch-priced models, its multiplier.
       imageCost: imageFamilyForModel(model.info.name),
       signal: o.signal,

@@ -68,7 +68,7 @@ export function jsSignatures(specs: PrimitiveSpec[], words: EnvironmentWords = D
 }
 
 export interface PromptInput {
-  arm: AgentInterface;
+  interface: AgentInterface;
   instruction: string;
   specs: PrimitiveSpec[];
   cameras: readonly string[];
@@ -100,7 +100,7 @@ function observationsText(p: PromptInput): string {
   const hasShow = p.specs.some((s) => s.name === 'show');
   const hasImage = p.specs.some((s) => s.name === 'image');
   const lines = ['# Observations'];
-  if (p.arm === 'tools') {
+  if (p.interface === 'tools') {
     lines.push('Each tool call is answered with { ok: true, result } or, when it fails, { ok: false, error } naming the error type.');
     if (available && p.imagesAfterMotion) lines.push(`After ${w.actingCalls}, the answer includes ${w.state} and is followed by images from the cameras (${cams}).`);
     else lines.push(`After ${w.actingCalls}, the answer includes ${w.state}.`);
@@ -118,8 +118,8 @@ function observationsText(p: PromptInput): string {
   return lines.join('\n');
 }
 
-function actText(arm: AgentInterface, language: CellLanguage): string {
-  if (arm === 'tools') return ['# How to act', 'Call exactly one tool per reply. Each primitive is a tool; its description and parameter schema are its documentation. You see each answer before your next reply.'].join('\n');
+function actText(iface: AgentInterface, language: CellLanguage): string {
+  if (iface === 'tools') return ['# How to act', 'Call exactly one tool per reply. Each primitive is a tool; its description and parameter schema are its documentation. You see each answer before your next reply.'].join('\n');
   if (language === 'python') {
     return [
       '# How to act',
@@ -138,8 +138,8 @@ export function systemPrompt(p: PromptInput): string {
   // The instruction alone: no task id, variant, seed or file name reaches a model.
   const card = ['# Task', p.instruction].join('\n');
   const language = p.language ?? DEFAULT_CELL_LANGUAGE;
-  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.arm, language)];
-  if (p.arm === 'code') parts.push(['# API reference', language === 'python' ? pySignatures(p.specs, p.words) : jsSignatures(p.specs, p.words)].join('\n'));
+  const parts = [intro, ...(p.preamble ? [p.preamble] : []), observationsText(p), actText(p.interface, language)];
+  if (p.interface === 'code') parts.push(['# API reference', language === 'python' ? pySignatures(p.specs, p.words) : jsSignatures(p.specs, p.words)].join('\n'));
   parts.push(card);
   return parts.join('\n\n');
 }

@@ -56,7 +56,7 @@ describe('a turn as recorded', () => {
     ];
     let i = 0;
     const model: Model = { info: { name: 'script', label: 'turn test script', scripted: true, baseUrl: null }, complete: async () => script[i++] };
-    const out = await runEpisode({ env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 0 }), model, arm: 'tools', settings: { ...DEFAULT_SETTINGS, cameras: [] }, outRoot: root });
+    const out = await runEpisode({ env: createToyEnvironment({ taskId: 'count', variant: 'default', seed: 0 }), model, interface: 'tools', settings: { ...DEFAULT_SETTINGS, cameras: [] }, outRoot: root });
     const events = loadEpisode(out.dir).events;
     const turn1 = events.filter((e) => 'call' in e && e.call === 1).map((e) => (e.type === 'model/fault' ? `fault:${e.kind}` : e.type === 'action' ? `action:${e.name}` : e.type));
     expect(turn1).toEqual(['model/request', 'model/reply', 'action:add', 'fault:extra-tool-calls', 'fault:extra-tool-calls']);

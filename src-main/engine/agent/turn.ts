@@ -19,7 +19,7 @@ import type { Transcript } from './transcript';
 export interface TurnContext {
   env: Environment;
   model: Model;
-  arm: AgentInterface;
+  interface: AgentInterface;
   settings: AgentSettings;
   tools: ToolDef[];
   transcript: Transcript;

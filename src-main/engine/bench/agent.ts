@@ -142,7 +142,7 @@ async function runLevel(modelName: string, noise: number, render: boolean, root:
           const env = await entry.create(instance, { render });
           const settings = { ...DEFAULT_SETTINGS, ...entry.observation };
           try {
-            return await runEpisode({ env, model: offlineModel(modelName, noise, agentSeed(task.id, seed)), arm, settings, outRoot: root });
+            return await runEpisode({ env, model: offlineModel(modelName, noise, agentSeed(task.id, seed)), interface: arm, settings, outRoot: root });
           } finally {
             env.dispose();
           }

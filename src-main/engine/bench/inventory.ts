@@ -55,7 +55,7 @@ export const inventorySuite: BenchSuite = {
             const run = async (arm: AgentInterface): Promise<EpisodeOutcome> => {
               const env = await inventoryEntry.create({ taskId: task.id, variant, seed });
               try {
-                const o = await runEpisode({ env, model, arm, settings: { ...DEFAULT_SETTINGS, ...inventoryEntry.observation }, outRoot: root });
+                const o = await runEpisode({ env, model, interface: arm, settings: { ...DEFAULT_SETTINGS, ...inventoryEntry.observation }, outRoot: root });
                 rows[arm] += (env.state() as { rowsReturned: number }).rowsReturned;
                 return o;
               } finally {

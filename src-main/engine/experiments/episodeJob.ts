@@ -96,7 +96,7 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
     const out = await runEpisode({
       env,
       model,
-      arm: job.key.arm,
+      interface: job.key.arm,
       settings: job.settings,
       outRoot: job.stagingDir,
       prices: job.prices,

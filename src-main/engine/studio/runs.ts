@@ -162,7 +162,7 @@ export class RunManager {
     const done = runEpisode({
       env,
       model: o.model,
-      arm: o.interface,
+      interface: o.interface,
       settings: o.settings,
       outRoot: this.library.userDir,
       prices: this.config.prices(),

@@ -163,7 +163,7 @@ describe('the agent loop with a hostile endpoint', () => {
     const s = await hostile(streamWithIndex(2 ** 31 - 1, null), streamWithIndex(2 ** 31 - 1, { name: 'finish', args: '{"status":"success","summary":"done"}' }));
     const model = createOpenAIModel({ model: 'hostile', baseUrl: s.baseUrl, apiKey: 'k', maxRetries: 0 });
     const instance = { taskId: 'count', variant: 'default', seed: 1 };
-    const out = await runEpisode({ env: createToyEnvironment(instance), model, arm: 'tools', settings: { ...DEFAULT_SETTINGS, cameras: [] }, outRoot: root });
+    const out = await runEpisode({ env: createToyEnvironment(instance), model, interface: 'tools', settings: { ...DEFAULT_SETTINGS, cameras: [] }, outRoot: root });
     const ep = loadEpisode(out.dir);
     const faults = ep.events.filter((e) => e.type === 'model/fault');
     expect(faults.map((f) => (f.type === 'model/fault' ? [f.call, f.kind] : null))).toEqual([

@@ -77,7 +77,7 @@ export const runCommand: Command = {
     const onSigint = () => stop.abort();
     process.once('SIGINT', onSigint);
     try {
-      const out = await runEpisode({ env, model, arm, settings, outRoot, prices, signal: stop.signal, onEvent: (e) => {
+      const out = await runEpisode({ env, model, interface: arm, settings, outRoot, prices, signal: stop.signal, onEvent: (e) => {
         const line = progressLine(e);
         if (line) log(line);
       } });
