@@ -57,7 +57,8 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
       {d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}
       {d?.value !== undefined && <pre className="value">→ {d.value}</pre>}
       {d?.error && <pre className="error">{d.error.type}: {d.error.message}{d.error.line ? ` (line ${d.error.line})` : ''}</pre>}
-      {d?.stop && <pre className="error">{d.stop.message}</pre>}
+      {/* A stop the runtime also reported as the cell's error is said once. */}
+      {d?.stop && d.stop.message !== d.error?.message && <pre className="error">{d.stop.message}</pre>}
       {result && <div className="muted small" data-testid="scratch-verdict">judge after the cell: {result.verdict.success ? 'solved' : 'not solved'} ({result.verdict.reason})</div>}
       {result?.images.map((im, i) => <img key={i} src={im.dataUrl} alt={im.label} width={240} />)}
     </div>

@@ -1,7 +1,7 @@
 /**
  * The states a researcher must be able to read at a glance: the bundled demo on first start, a
- * model that fails, a cell that fails, a cell stopped by its budget, and the API key never coming
- * back to the UI.
+ * model that fails, a cell that fails, a cell stopped by its budget or by the Stop button, and the
+ * API key never coming back to the UI.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,16 @@ describe('studio states', () => {
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch').locator('pre.error').filter({ hasText: /budget|time/i }).first().waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('states-3-budget-stop.png') });
+    // The judge's word on the scratch world (at the selected moment of the opened example) comes with every result.
+    await expect(page.getByTestId('scratch-verdict').textContent()).resolves.toMatch(/^judge after the cell: (solved|not solved) \(.+\)$/);
+
+    // A cell with a long budget is stopped from the Stop button, not left to run it out.
+    await page.getByTestId('scratch-budget').selectOption('60');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch-stop').click();
+    await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'stopped by the user' }).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('scratch-stop').waitFor({ state: 'detached' });
+    await page.screenshot({ path: artifactPath('states-3b-stopped-cell.png') });
   });
 
   it('keeps the API key in the engine and shows a model error clearly', async () => {
