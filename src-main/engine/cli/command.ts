@@ -1,5 +1,7 @@
 /** One `robocell` subcommand. Commands print to stdout and return the process exit code. */
-import { CellLanguage, Feedback, ImagesPolicy, type AgentSettings } from '../../../src-shared/episode';
+import { AgentInterface, CellLanguage, Feedback, ImagesPolicy, type AgentSettings, type InstanceRef } from '../../../src-shared/episode';
+import type { EnvironmentEntry } from '../agent/environment';
+import { allTaskIds, environmentOfTask } from '../agent/environments';
 export interface Command {
   name: string;
   summary: string;
@@ -25,6 +27,24 @@ export function instanceFromArgs(values: { task?: string; variant: string; seed:
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
   return { taskId: values.task, variant: values.variant, seed };
+}
+
+/** The environment a task belongs to; a UsageError listing every task for an unknown one. */
+export function environmentFromArgs(instance: InstanceRef): EnvironmentEntry {
+  const entry = environmentOfTask(instance.taskId);
+  if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+  return entry;
+}
+
+/**
+ * `--arm tools|code`, required by `run` and `prompt`: the flag keeps the study's word for the
+ * interface an episode runs through.
+ */
+export const INTERFACE_OPTIONS = { arm: { type: 'string' } } as const;
+
+export function interfaceFromArgs(values: { arm?: string }): AgentInterface {
+  if (!values.arm) throw new UsageError('--arm is required: tools or code');
+  return enumOpt('arm', values.arm, AgentInterface, 'tools');
 }
 
 export function intOpt(name: string, v: string | undefined, fallback: number, min = 1): number {

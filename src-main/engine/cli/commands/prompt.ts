@@ -4,12 +4,10 @@
  * agent loop uses, from the same environment and settings `robocell run` would use; nothing runs.
  */
 import { parseArgs } from 'node:util';
-import { AgentInterface } from '../../../../src-shared/episode';
 import { estimateContext, imageFamilyForModel } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, initialContext } from '../../agent/loop';
 import { toWireMessages, toWireTools } from '../../agent/openai/convert';
-import { allTaskIds, environmentOfTask } from '../../agent/environments';
-import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
+import { type Command, environmentFromArgs, INSTANCE_OPTIONS, instanceFromArgs, INTERFACE_OPTIONS, interfaceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
 
 export const promptCommand: Command = {
   name: 'prompt',
@@ -22,17 +20,15 @@ export const promptCommand: Command = {
       options: {
         ...INSTANCE_OPTIONS,
         ...SETTINGS_OPTIONS,
-        arm: { type: 'string' },
+        ...INTERFACE_OPTIONS,
         model: { type: 'string' },
         'no-render': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
     });
     const instance = instanceFromArgs(values);
-    if (!values.arm) throw new UsageError('--arm is required: tools or code');
-    const arm = enumOpt('arm', values.arm, AgentInterface, 'tools');
-    const entry = environmentOfTask(instance.taskId);
-    if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+    const arm = interfaceFromArgs(values);
+    const entry = environmentFromArgs(instance);
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     // As `robocell run` does: the renderer is attached unless --no-render (it starts on the first image, so none starts here).
     const env = await entry.create(instance, { render: !values['no-render'], language: settings.language });

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentInterface, OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
+import { OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
-import { allTaskIds, environmentOfTask } from '../../agent/environments';
 import { defaultEpisodesDir } from '../../episodes/store';
-import { UsageError, type Command, enumOpt, INSTANCE_OPTIONS, instanceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
+import { UsageError, type Command, environmentFromArgs, INSTANCE_OPTIONS, instanceFromArgs, INTERFACE_OPTIONS, interfaceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
 
 function progressLine(e: EpisodeEvent): string | null {
   switch (e.type) {
@@ -36,7 +35,7 @@ export const runCommand: Command = {
       args: argv,
       options: {
         ...INSTANCE_OPTIONS,
-        arm: { type: 'string' },
+        ...INTERFACE_OPTIONS,
         model: { type: 'string', default: 'heuristic' },
         'agent-noise': { type: 'string' },
         'agent-seed': { type: 'string' },
@@ -50,10 +49,8 @@ export const runCommand: Command = {
       },
     });
     const instance = instanceFromArgs(values);
-    if (!values.arm) throw new UsageError('--arm is required: tools or code');
-    const arm = enumOpt('arm', values.arm, AgentInterface, 'tools');
-    const entry = environmentOfTask(instance.taskId);
-    if (!entry) throw new UsageError(`unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
+    const arm = interfaceFromArgs(values);
+    const entry = environmentFromArgs(instance);
     // The environment's observation policy (cameras, images) unless the options name one.
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     const prices = values.prices ? parsePriceTable(readFileSync(values.prices, 'utf8')) : DEFAULT_PRICES;
