@@ -146,4 +146,19 @@ describe('scratch cells', () => {
       scratch.dispose();
     }
   });
+
+  it('hears a stop that comes while the sandbox is still being made (a Python one takes seconds)', async () => {
+    const env = await createRobotEnvironment(INSTANCE, { language: 'python' });
+    try {
+      const stop = new AbortController();
+      const pending = env.runCell('while True: pass', { signal: stop.signal, maxWallMs: 30_000, maxSimSteps: 1_000 });
+      stop.abort('stopped by the user');
+      const r = await pending;
+      expect(r).toMatchObject({ ok: false, detail: { stop: { reason: 'interrupted', message: 'stopped by the user before the cell started' } } });
+      // The sandbox made meanwhile serves the next cell.
+      expect((await env.runCell('6 * 7', { maxWallMs: 30_000, maxSimSteps: 1_000 })).detail.value).toBe('42');
+    } finally {
+      env.dispose();
+    }
+  });
 });

@@ -109,6 +109,15 @@ export function cellResultJson<I>(r: CellResult, image: (img: CellImage) => I) {
   };
 }
 
+/**
+ * The result of a cell stopped before it started: a stop can come while the sandbox is still being
+ * made (a Python one takes seconds), and a sandbox hears an interrupt only while a cell runs.
+ */
+export function notStartedResult(index: number, message: string): CellResult {
+  const stop: CellStop = { reason: 'interrupted', message: `${message} before the cell started` };
+  return { index, ok: false, stdout: '', stdoutTruncatedChars: 0, error: { type: 'Interrupted', message: stop.message }, stop, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: false };
+}
+
 export interface CellOutputLine {
   level: 'log' | 'info' | 'warn' | 'error';
   text: string;

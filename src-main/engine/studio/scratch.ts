@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { instanceKey, type CellDetail, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
-import { stopMessage, type CellOutcome } from '../agent/environment';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
@@ -94,9 +93,9 @@ export class ScratchCells {
         fromAction = this.world.fromAction;
         target = 'scratch-world';
       }
-      // A stop that came while the world was being prepared: the cell never starts (a sandbox
-      // only hears an interrupt while a cell runs).
-      const r = stop.signal.aborted ? notStarted(stopMessage(stop.signal)) : await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
+      // A stop that came while the world was being prepared reaches runCell already aborted: the
+      // cell does not start.
+      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
       return {
         ok: r.ok,
         text: r.text,
@@ -135,11 +134,6 @@ export class ScratchCells {
     this.world?.env.dispose();
     this.world = null;
   }
-}
-
-function notStarted(message: string): CellOutcome {
-  const stop = { reason: 'interrupted', message: `${message} before the cell started` };
-  return { ok: false, text: `[stopped: ${stop.message}]`, images: [], detail: { stdout: '', stop, audit: [], refused: false, namespaceLost: false } };
 }
 
 function frameOf(env: RobotEnvironment): SceneFrame | null {

@@ -10,6 +10,7 @@ import { DEFAULT_CELL_LANGUAGE, type CellLanguage, type InstanceRef } from '../.
 import { createCellRuntime } from '../../cells/factory';
 import { prewarmPython } from '../../cells/python/pool';
 import type { CellRuntime } from '../../cells/cellRuntime';
+import { notStartedResult } from '../../cells/types';
 import { packageRoot } from '../../paths';
 import { Registry } from '../../primitives/registry';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
@@ -128,6 +129,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ registry, language });
+      if (o.signal?.aborted) return cellOutcome(notStartedResult(cells.cellCount + 1, stopMessage(o.signal)));
       const onAbort = () => cells?.interrupt(stopMessage(o.signal));
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {

@@ -9,7 +9,7 @@ import { DEFAULT_CELL_LANGUAGE, type InstanceRef } from '../../../../src-shared/
 import type { CellLanguage, CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime } from '../../cells/factory';
 import { prewarmPython } from '../../cells/python/pool';
-import type { CellImage, CellResult, ImageExtractor } from '../../cells/types';
+import { notStartedResult, type CellImage, type CellResult, type ImageExtractor } from '../../cells/types';
 import { serializeSnapshot } from '../../episodes/snapshot';
 import { packageRoot } from '../../paths';
 import { reportYaw } from '../../primitives/motion';
@@ -112,6 +112,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ language, registry, countSimSteps: steps, extractImages: pngExtractor });
+      if (o.signal?.aborted) return cellOutcome(notStartedResult(cells.cellCount + 1, stopMessage(o.signal)));
       const onAbort = () => cells?.interrupt(stopMessage(o.signal));
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;
