@@ -1,4 +1,4 @@
-import { foldEvents, type ActionEvent, type EpisodeEvent, type EpisodeMeta, type ModelFaultEvent, type ModelReplyEvent, type ModelRequestEvent, type Totals, type ToolsEvent, type VerdictEvent } from '../../src-shared/episode';
+import { foldEvents, type ActionEvent, type EpisodeEvent, type EpisodeMeta, type ModelFaultEvent, type ModelReplyEvent, type ModelRequestEvent, type ToolsEvent, type VerdictEvent } from '../../src-shared/episode';
 import type { Message } from '../../src-shared/episode/messages';
 import { estimateMessage, estimateTools, imageFamilyForModel } from '../../src-shared/tokens';
 
@@ -37,8 +37,6 @@ export interface EpisodeView {
   calls: CallView[];
   verdict: VerdictEvent | null;
   messages: Message[];
-  /** The verdict's totals, or the totals so far while the episode runs (the engine's figures). */
-  totals: Totals;
   /** `t` of the newest event (ms since the episode started). */
   lastEventT: number;
 }
@@ -104,7 +102,7 @@ export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEven
     if (last.kind !== 'error') last.kind = 'finish';
   }
   const tools = fold.tools;
-  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages: fold.messages, totals: fold.totals(), lastEventT: fold.lastEventT };
+  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages: fold.messages, lastEventT: fold.lastEventT };
 }
 
 const toolTokenCache = new WeakMap<ToolsEvent, number>();

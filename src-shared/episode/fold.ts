@@ -13,11 +13,22 @@ import { EpisodeFormatError } from './migrate';
 import type { ActionEvent, EpisodeEvent, ModelFaultEvent, ModelReplyEvent, ModelRequestEvent, StartEvent, ToolsEvent, Totals, UsageSource, VerdictEvent } from './schema';
 
 /**
+ * By reply object: a live view re-folds its whole event list on every event, and the events keep
+ * their identity, so each usage-less reply is tokenized once, not once per event.
+ */
+const replyTokenCache = new WeakMap<object, number>();
+
+/**
  * The local count of a reply's output tokens, for calls whose provider sent no usage: the text
- * and each tool call's name and arguments, as the loop's tally counts them.
+ * and each tool call's name and arguments (what the turn prices such a call on, too).
  */
 export function estimateReplyTokens(reply: Pick<AssistantMessage, 'content' | 'toolCalls'>): number {
-  return countTextTokens(reply.content ?? '') + (reply.toolCalls ?? []).reduce((s, c) => s + countTextTokens(c.arguments) + countTextTokens(c.name), 0);
+  let n = replyTokenCache.get(reply);
+  if (n === undefined) {
+    n = countTextTokens(reply.content ?? '') + (reply.toolCalls ?? []).reduce((s, c) => s + countTextTokens(c.arguments) + countTextTokens(c.name), 0);
+    replyTokenCache.set(reply, n);
+  }
+  return n;
 }
 
 /** Counters over the events: constant memory whatever the episode's length. */
