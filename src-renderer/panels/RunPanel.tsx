@@ -84,7 +84,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
         <label>Seed <input type="number" min={0} value={seed} onChange={(e) => form.set({ seed: Math.max(0, Number(e.target.value) | 0) })} data-testid="run-seed" /></label>
       </div>
       <div className="row">
-        <label>Arm
+        <label title="How the model acts: one primitive per call (tool-calling), or cells of code against robo (the study calls each an arm)">Interface
           <select value={iface} onChange={(e) => form.set({ interface: e.target.value as AgentInterface })} data-testid="run-arm">
             <option value="code">code (cells)</option>
             <option value="tools">tool-calling</option>
