@@ -10,10 +10,11 @@ import { Outcome, outcomeOf } from './outcome';
 import { AgentInterface, CellLanguage, FinishKind, InstanceRef, UsageSource, type EpisodeMeta } from './schema';
 
 /**
- * 1: the first summary file. 2: `arm` is `interface` (as in episode schema 3). A file of another
- * version is rebuilt from the events, never migrated.
+ * 1: the first summary file. 2: `arm` is `interface` (as in episode schema 3). 3: stamped with
+ * meta.json's size and mtime too. A file of another version is rebuilt from the events, never
+ * migrated.
  */
-export const SUMMARY_SCHEMA_VERSION = 2;
+export const SUMMARY_SCHEMA_VERSION = 3;
 
 export const EpisodeSummary = z.object({
   id: z.string(),
@@ -49,13 +50,20 @@ export const EpisodeSummary = z.object({
 });
 export type EpisodeSummary = z.infer<typeof EpisodeSummary>;
 
+const FileStamp = z.object({ bytes: z.number().int().nonnegative(), mtimeMs: z.number() });
+
 /**
- * summary.json. The events file's size and mtime when it was written say whether it still
- * describes events.jsonl: anything appended or rewritten since makes it stale.
+ * What a summary was derived from: events.jsonl and meta.json, each by size and mtime. Anything
+ * appended or rewritten since (events arriving after a crash's summary, a meta migrated in place)
+ * makes the summary stale.
  */
+export const SummaryStamp = z.object({ events: FileStamp, meta: FileStamp });
+export type SummaryStamp = z.infer<typeof SummaryStamp>;
+
+/** summary.json. */
 export const SummaryFile = z.object({
   schemaVersion: z.literal(SUMMARY_SCHEMA_VERSION),
-  events: z.object({ bytes: z.number().int().nonnegative(), mtimeMs: z.number() }),
+  stamp: SummaryStamp,
   summary: EpisodeSummary,
 });
 export type SummaryFile = z.infer<typeof SummaryFile>;

@@ -136,9 +136,10 @@ describe('summary.json', () => {
     expect(onDisk).toEqual(summarizeFolder(dir));
     expect(onDisk).toMatchObject({ outcome: 'success', llmCalls: 3, actions: 3 });
     expect(onDisk?.endedAt).toBe(new Date(Date.parse(loadEpisode(dir).meta.createdAt) + (events.at(-1)?.t ?? NaN)).toISOString());
-    const file = JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { schemaVersion: number; events: { bytes: number } };
+    const file = JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { schemaVersion: number; stamp: { events: { bytes: number }; meta: { bytes: number } } };
     expect(file.schemaVersion).toBe(SUMMARY_SCHEMA_VERSION);
-    expect(file.events.bytes).toBe(readFileSync(join(dir, 'events.jsonl')).length);
+    expect(file.stamp.events.bytes).toBe(readFileSync(join(dir, 'events.jsonl')).length);
+    expect(file.stamp.meta.bytes).toBe(readFileSync(join(dir, 'meta.json')).length);
     // Nothing of the temporary file it was renamed from is left behind.
     expect(readdirSync(dir).sort()).toEqual(['events.jsonl', 'images', 'meta.json', 'snapshots', SUMMARY_FILE]);
   });
@@ -156,6 +157,13 @@ describe('summary.json', () => {
     const good = readFileSync(summaryPath, 'utf8');
     appendFileSync(join(dir, 'events.jsonl'), JSON.stringify({ type: 'model/fault', t: 9999, call: 3, kind: 'empty-reply', detail: 'appended after the verdict' }) + '\n');
     expect(readSummaryFile(dir)).toBeNull();
+    // A meta.json rewritten in place (a label corrected, a migration written back) makes it stale too.
+    const metaEdited = rewrite('meta-edited').dir;
+    expect(readSummaryFile(metaEdited)).not.toBeNull();
+    const metaPath = join(metaEdited, 'meta.json');
+    writeFileSync(metaPath, JSON.stringify({ ...JSON.parse(readFileSync(metaPath, 'utf8')), model: { name: 'scripted', label: 'relabelled', scripted: true, baseUrl: null } }, null, 2));
+    expect(readSummaryFile(metaEdited)).toBeNull();
+    expect(summarizeFolder(metaEdited).modelLabel).toBe('relabelled');
 
     const fresh = rewrite('corrupt-summary').dir;
     writeFileSync(join(fresh, SUMMARY_FILE), good.slice(0, 40));

@@ -2,7 +2,7 @@
  * Episode folders: `meta.json`, an append-only `events.jsonl` written with one synchronous write
  * per event (a killed process loses at most the line being written), `images/` and `snapshots/`.
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   EpisodeEvent,
@@ -18,6 +18,7 @@ import {
   type EpisodeEventInput,
   type EpisodeMeta,
   type EpisodeSummary,
+  type SummaryStamp,
   type Message,
   type ToolDef,
   type Totals,
@@ -145,43 +146,50 @@ export function rebuildContext(ep: Pick<LoadedEpisode, 'events'>, call: number):
   return foldEvents(ep.events).contextAt(call);
 }
 
-/** What a summary was written against: events.jsonl's size and mtime (null when there is no events file). */
-export function eventsStamp(dir: string): SummaryFile['events'] | null {
+/** What a summary is derived from, as the files are now: events.jsonl and meta.json by size and mtime (null without either). */
+export function summaryStamp(dir: string): SummaryStamp | null {
   try {
-    const st = statSync(join(dir, EVENTS_FILE));
-    return { bytes: st.size, mtimeMs: st.mtimeMs };
+    const events = statSync(join(dir, EVENTS_FILE));
+    const meta = statSync(join(dir, META_FILE));
+    return { events: { bytes: events.size, mtimeMs: events.mtimeMs }, meta: { bytes: meta.size, mtimeMs: meta.mtimeMs } };
   } catch {
     return null;
   }
 }
 
+const sameStamp = (a: SummaryStamp, b: SummaryStamp): boolean =>
+  a.events.bytes === b.events.bytes && a.events.mtimeMs === b.events.mtimeMs && a.meta.bytes === b.meta.bytes && a.meta.mtimeMs === b.meta.mtimeMs;
+
 /**
- * Writes summary.json for the events as they are now (replacing it in one rename, so a reader
- * never sees half a file). `stamp`: the events file as it was before the caller read it, so a
- * summary of events read while more were being appended reads as stale, never as current.
+ * Writes summary.json (replacing it in one rename, so a reader never sees half a file). `stamp`:
+ * the files as they were before the caller read them, so a summary of events read while more were
+ * being appended reads as stale, never as current.
  */
-export function writeSummaryFile(dir: string, summary: EpisodeSummary, stamp = eventsStamp(dir)): void {
+export function writeSummaryFile(dir: string, summary: EpisodeSummary, stamp = summaryStamp(dir)): void {
   if (!stamp) return;
-  const file: SummaryFile = { schemaVersion: SUMMARY_SCHEMA_VERSION, events: stamp, summary };
+  const file: SummaryFile = { schemaVersion: SUMMARY_SCHEMA_VERSION, stamp, summary };
   const tmp = join(dir, `.${SUMMARY_FILE}.${process.pid}-${Math.floor(Math.random() * 1e9)}`);
-  writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
-  renameSync(tmp, join(dir, SUMMARY_FILE));
+  try {
+    writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
+    renameSync(tmp, join(dir, SUMMARY_FILE));
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 /**
- * The episode's summary.json when it still describes events.jsonl; null when it is missing,
- * unreadable, of another version, or stale (events appended or rewritten since). A symbolic
- * link is not followed: the summary is always a plain file this program wrote.
+ * The episode's summary.json when it still describes the folder; null when it is missing,
+ * unreadable, of another version, or stale (events appended or a file rewritten since). A
+ * symbolic link is not followed: the summary is always a plain file this program wrote.
  */
 export function readSummaryFile(dir: string): EpisodeSummary | null {
   const path = join(dir, SUMMARY_FILE);
   try {
     if (!lstatSync(path).isFile()) return null;
     const parsed = SummaryFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    const stamp = eventsStamp(dir);
-    if (!parsed.success || !stamp) return null;
-    const at = parsed.data.events;
-    return at.bytes === stamp.bytes && at.mtimeMs === stamp.mtimeMs ? parsed.data.summary : null;
+    const now = summaryStamp(dir);
+    return parsed.success && now && sameStamp(parsed.data.stamp, now) ? parsed.data.summary : null;
   } catch {
     return null;
   }

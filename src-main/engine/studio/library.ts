@@ -7,7 +7,7 @@ import { dirname, join, normalize, resolve } from 'node:path';
 import { z } from 'zod';
 import { EpisodeFormatError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
 import type { LibraryEntry } from '../../../src-shared/protocol';
-import { EVENTS_FILE, META_FILE, eventsStamp, loadEpisode, newEpisodeId, readSummaryFile, summarizeFolder, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
+import { EVENTS_FILE, META_FILE, loadEpisode, newEpisodeId, readSummaryFile, summarizeFolder, summaryStamp, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
 import { RpcError } from '../rpc';
 import { isWithin, realFileInside } from './safeFiles';
@@ -148,8 +148,8 @@ export class EpisodeLibrary {
     const onDisk = readSummaryFile(dir);
     if (onDisk) return onDisk;
     // Taken before the events are read: events appended meanwhile leave the rebuilt summary stale.
-    const stamp = eventsStamp(dir);
-    const key = stamp ? `${stamp.bytes}:${stamp.mtimeMs}` : '-';
+    const stamp = summaryStamp(dir);
+    const key = JSON.stringify(stamp);
     const kept = this.rebuilt.get(dir);
     if (kept && kept.stamp === key) return kept.summary;
     const summary = summarizeFolder(dir);
