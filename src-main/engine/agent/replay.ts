@@ -45,17 +45,23 @@ export interface HashComparison {
   firstMissing: number | null;
 }
 
+/** The state hashes an event list records: 0 for the initial state, i after action i. */
+export function stateHashes(events: readonly EpisodeEvent[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const e of events) {
+    if (e.type === 'start') out.set(0, e.stateHash);
+    else if (e.type === 'action') out.set(e.index, e.stateHash);
+  }
+  return out;
+}
+
 /**
  * Compares re-executed state hashes (`actual`: 0 for the initial state, i after action i) with
  * those recorded in `recorded`, for the initial state and every recorded action before
  * `beforeAction` (all of them when omitted), in order.
  */
 export function checkStateHashes(recorded: readonly EpisodeEvent[], actual: ReadonlyMap<number, string>, opts: { beforeAction?: number } = {}): HashComparison {
-  const expected: Array<[number, string]> = [];
-  for (const e of recorded) {
-    if (e.type === 'start') expected.push([0, e.stateHash]);
-    else if (e.type === 'action') expected.push([e.index, e.stateHash]);
-  }
+  const expected = [...stateHashes(recorded)];
   const before = opts.beforeAction ?? Infinity;
   const checks: HashCheck[] = [];
   let firstMismatch: number | null = null;

@@ -7,7 +7,7 @@
 import type { EpisodeEvent, ModelInfo, ModelReplyEvent } from '../../../src-shared/episode';
 import type { ModelChoice } from '../../../src-shared/protocol';
 import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/model';
-import { checkStateHashes } from '../agent/replay';
+import { checkStateHashes, stateHashes } from '../agent/replay';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
 import type { ModelFactory } from './modelFactory';
@@ -105,7 +105,8 @@ export class Forks {
     }
     const next = req.continueWithModel ? this.models(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
     const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id, parent.meta.model);
-    const recorded = new Map<number, string>();
+    // The fork's own start and prefix actions: their state hashes are checked against the parent's.
+    const replayed: EpisodeEvent[] = [];
     let reachedEdit: () => void = () => undefined;
     const editDone = new Promise<void>((r) => (reachedEdit = r));
     const run = await this.runs.launch({
@@ -118,8 +119,7 @@ export class Forks {
       stopAfterCall: req.continueWithModel ? null : target.call,
       onFolder: (id) => this.library.writeSidecar(id, { parentId: parent.meta.id, forkedAtAction: req.action, name: null }),
       onEvent: (e) => {
-        if (e.type === 'start') recorded.set(0, e.stateHash);
-        if (e.type === 'action') recorded.set(e.index, e.stateHash);
+        if (e.type === 'start' || (e.type === 'action' && e.index < req.action)) replayed.push(e);
         if ((e.type === 'action' && e.index >= req.action) || e.type === 'verdict') reachedEdit();
       },
     });
@@ -127,7 +127,7 @@ export class Forks {
     await Promise.race([editDone, run.done]);
     if (!req.continueWithModel) await run.done;
     // The replayed prefix (the initial state and every action before the edited one) against the parent.
-    const { firstMismatch, firstMissing } = checkStateHashes(parent.events, recorded, { beforeAction: req.action });
+    const { firstMismatch, firstMissing } = checkStateHashes(parent.events, stateHashes(replayed), { beforeAction: req.action });
     if (firstMissing !== null && firstMissing === firstMismatch) throw new RpcError('internal', `the replay stopped before action ${firstMissing} of ${req.action}; see episode ${run.episodeId}`);
     return { episodeId: run.episodeId, hashesMatched: firstMismatch === null, mismatchAt: firstMismatch };
   }
