@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EpisodeEvent, migrateMeta } from '../../src-shared/episode';
+import { migrateMeta, parseEventLines } from '../../src-shared/episode';
 import { buildEpisodeView } from './view';
 
 const dir = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'episode-v1-toy');
 const meta = migrateMeta(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')));
-const events = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => EpisodeEvent.parse(JSON.parse(l)));
+const { events } = parseEventLines(readFileSync(join(dir, 'events.jsonl'), 'utf8'));
 
 describe('episode view (what the context, cells and timeline panels show)', () => {
   const view = buildEpisodeView(meta, events);
