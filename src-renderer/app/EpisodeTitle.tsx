@@ -1,3 +1,4 @@
+import { instanceLabel } from '../../src-shared/episode';
 import { OutcomeBadge } from '../panels/OutcomeBadge';
 import { useRunForm } from '../store/runForm';
 import { notify, useRun } from '../store/run';
@@ -17,7 +18,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
     <div className="episode-title" data-testid="episode-title" data-episode-id={meta.id}>
       <span className="muted">Viewing</span>{' '}
       {name && <b>{name} · </b>}
-      <span data-testid="episode-instance">{meta.instance.taskId} · {meta.instance.variant} · seed {meta.instance.seed}</span> · {meta.interface} arm ·{' '}
+      <span data-testid="episode-instance">{instanceLabel(meta.instance)}</span> · {meta.interface} arm ·{' '}
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />

@@ -4,7 +4,7 @@
  * the latest calls. Derived from the recorded calls (scene/inventoryState.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { EpisodeEvent, InstanceRef } from '../../src-shared/episode';
+import { instanceLabel, type EpisodeEvent, type InstanceRef } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
 import { inventorySceneState } from '../scene/inventoryState';
 import { useStudio } from '../store/studio';
@@ -44,7 +44,7 @@ export function InventoryScene({ episodeId, atAction, compact, preview }: Invent
     return (
       <div className="scene-panel" data-testid="scene-panel" data-environment="inventory">
         <div className="scene-empty" data-testid="scene-preview">
-          {preview.taskId} · {preview.variant} · seed {preview.seed}: an inventory task, with no 3D scene. Once it runs, this panel shows the service as the agent meets it: tables queried, rows returned, faults, the report.
+          {instanceLabel(preview)}: an inventory task, with no 3D scene. Once it runs, this panel shows the service as the agent meets it: tables queried, rows returned, faults, the report.
         </div>
       </div>
     );

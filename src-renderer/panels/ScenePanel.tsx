@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { instanceKey, type InstanceRef } from '../../src-shared/episode';
+import { instanceKey, instanceLabel, type InstanceRef } from '../../src-shared/episode';
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { useConnection } from '../store/connection';
@@ -152,7 +152,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
       </div>
       {!episodeId && !preview && <div className="scene-empty">Run an episode or open one from the library.</div>}
       {!episodeId && preview && loadedId === previewKey && (
-        <div className="scene-caption" data-testid="scene-preview">{preview.taskId} · {preview.variant} · seed {preview.seed}: the initial scene of the next run</div>
+        <div className="scene-caption" data-testid="scene-preview">{instanceLabel(preview)}: the initial scene of the next run</div>
       )}
       {override && <div className="scene-caption" data-testid="scene-scratch">showing where the scratch cell left the robot (not part of the recording)</div>}
       {error && <div className="scene-error bad">{error}</div>}

@@ -1,8 +1,9 @@
+import { instanceLabel } from '../../src-shared/episode';
 import type { LibraryEntry } from '../../src-shared/protocol';
 
 /** The instance line every row keeps, renamed or not. */
 export function instanceLine(e: Pick<LibraryEntry, 'instance'>): string {
-  return `${e.instance.taskId} · ${e.instance.variant} · seed ${e.instance.seed}`;
+  return instanceLabel(e.instance);
 }
 
 /** What a row is called: the user's name, else its instance and arm (never the raw id). */

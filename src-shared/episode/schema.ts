@@ -23,6 +23,8 @@ export const InstanceRef = z.object({ taskId: z.string().min(1), variant: z.stri
 export type InstanceRef = z.infer<typeof InstanceRef>;
 /** An instance as one string, `task/variant/seed`, for keying caches and maps by instance. */
 export const instanceKey = (i: InstanceRef): string => `${i.taskId}/${i.variant}/${i.seed}`;
+/** An instance as the studio shows it: `task · variant · seed N`. */
+export const instanceLabel = (i: InstanceRef): string => `${i.taskId} · ${i.variant} · seed ${i.seed}`;
 
 /** The code arm's cell language; the tool-calling arm records it too but writes no cells. */
 export const CellLanguage = z.enum(['javascript', 'python']);
