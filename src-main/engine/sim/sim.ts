@@ -5,14 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { ELEMENTS, type ElementKind } from './elements';
 import { collectModelFiles, compileModel, MemfsDir, SimLoadError, type LoadOptions } from './load';
 import { getMujoco, type DoubleBuffer, type MainModule, type MjData, type MjModel } from './mujoco';
 import { copyOut, modelTimestepSec, readContacts, stateSize, stateSpec, type ContactInfo, type Jacobian } from './wrappers';
 
 export { SimLoadError, type LoadOptions } from './load';
 export type { ContactInfo, Jacobian } from './wrappers';
-
-export type ElementKind = 'body' | 'joint' | 'site' | 'geom' | 'actuator' | 'camera' | 'tendon' | 'key' | 'equality' | 'mesh' | 'sensor' | 'material';
+export type { ElementKind } from './elements';
 
 export interface StateProvider {
   /** Unique per Sim; names this provider's entry in snapshots. */
@@ -39,52 +39,6 @@ export interface StepChunkedOptions {
 }
 
 type Controller = (sim: Sim) => void;
-
-const OBJ_NAMES: Record<ElementKind, string> = {
-  body: 'mjOBJ_BODY',
-  joint: 'mjOBJ_JOINT',
-  site: 'mjOBJ_SITE',
-  geom: 'mjOBJ_GEOM',
-  actuator: 'mjOBJ_ACTUATOR',
-  camera: 'mjOBJ_CAMERA',
-  tendon: 'mjOBJ_TENDON',
-  key: 'mjOBJ_KEY',
-  equality: 'mjOBJ_EQUALITY',
-  mesh: 'mjOBJ_MESH',
-  sensor: 'mjOBJ_SENSOR',
-  material: 'mjOBJ_MATERIAL',
-};
-
-const COUNT_FIELDS: Record<ElementKind, keyof MjModel> = {
-  body: 'nbody',
-  joint: 'njnt',
-  site: 'nsite',
-  geom: 'ngeom',
-  actuator: 'nu',
-  camera: 'ncam',
-  tendon: 'ntendon',
-  key: 'nkey',
-  equality: 'neq',
-  mesh: 'nmesh',
-  sensor: 'nsensor',
-  material: 'nmat',
-};
-
-/** Where each kind's names start in `model.names` (MuJoCo's name_*adr arrays). */
-const NAME_ADR_FIELDS: Record<ElementKind, keyof MjModel> = {
-  body: 'name_bodyadr',
-  joint: 'name_jntadr',
-  site: 'name_siteadr',
-  geom: 'name_geomadr',
-  actuator: 'name_actuatoradr',
-  camera: 'name_camadr',
-  tendon: 'name_tendonadr',
-  key: 'name_keyadr',
-  equality: 'name_eqadr',
-  mesh: 'name_meshadr',
-  sensor: 'name_sensoradr',
-  material: 'name_matadr',
-};
 
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -130,7 +84,7 @@ export class Sim {
     this.jacrBuf = new mj.DoubleBuffer(Math.max(n, 1));
     this.jac = { jacp: new Float64Array(n), jacr: new Float64Array(n) };
     const types = mj.mjtObj as unknown as Record<string, { value: number }>;
-    this.objTypes = Object.fromEntries(Object.entries(OBJ_NAMES).map(([k, v]) => [k, types[v].value])) as Record<ElementKind, number>;
+    this.objTypes = Object.fromEntries(Object.entries(ELEMENTS).map(([k, e]) => [k, types[e.obj].value])) as Record<ElementKind, number>;
   }
 
   /** Loads an MJCF from disk with every include, mesh, texture, height field and skin it references. */
@@ -204,8 +158,8 @@ export class Sim {
   private nameTable(kind: ElementKind): string[] {
     let table = this.nameTables.get(kind);
     if (table) return table;
-    const n = this.model[COUNT_FIELDS[kind]] as number;
-    const adr = this.model[NAME_ADR_FIELDS[kind]] as ArrayLike<number>;
+    const n = this.model[ELEMENTS[kind].count] as number;
+    const adr = this.model[ELEMENTS[kind].nameAdr] as ArrayLike<number>;
     const names = this.model.names as ArrayLike<number>;
     const utf8 = new TextDecoder();
     table = [];
@@ -220,7 +174,7 @@ export class Sim {
 
   /** All names of a kind, by id. */
   names(kind: ElementKind): string[] {
-    const n = this.model[COUNT_FIELDS[kind]] as number;
+    const n = this.model[ELEMENTS[kind].count] as number;
     return Array.from({ length: n }, (_, i) => this.name(kind, i));
   }
 
