@@ -88,7 +88,7 @@ export function StudioView() {
           <CellsPanel episodeId={episodeId} view={view} live={!!episode?.live} follow={liveFollow} selected={selectedCall} onSelect={selectCall} fileUrl={fileUrl} busy={forking || !!episode?.live}
             onReplayEdited={episode && !episode.live ? replayEdited : undefined} />
         ) : (
-          <ScratchCell episodeId={episodeId} atAction={atAction} live={!!episode?.live} />
+          <ScratchCell episodeId={episodeId} atAction={atAction} live={!!episode?.live} language={episode?.meta.settings.language} />
         )}
       </Pane>
       <Pane title="Timeline" className="area-timeline" testId="pane-timeline">

@@ -38,8 +38,8 @@ export class CellEditor {
       automaticLayout: true,
       renderLineHighlight: opts.readOnly ? 'none' : 'line',
       scrollbar: { alwaysConsumeMouseWheel: false },
-      tabSize: opts.language === 'python' ? 4 : 2,
     });
+    this.setLanguage(opts.language ?? 'javascript');
     this.decorations = this.editor.createDecorationsCollection();
     this.onRun = opts.onRun;
     this.subscriptions.push(this.model.onDidChangeContent(() => opts.onChange?.(this.model.getValue())));
@@ -58,6 +58,12 @@ export class CellEditor {
 
   getCode(): string {
     return this.model.getValue();
+  }
+
+  /** A mounted editor follows its cell's language (the scratch cell moves between episodes). */
+  setLanguage(language: 'javascript' | 'python'): void {
+    if (this.model.getLanguageId() !== language) monaco.editor.setModelLanguage(this.model, language);
+    this.model.updateOptions({ tabSize: language === 'python' ? 4 : 2 });
   }
 
   setReadOnly(readOnly: boolean): void {

@@ -28,6 +28,7 @@ export function CellView({ code, language, readOnly, errorLine, errorMessage, on
     // Created once: later prop changes are applied by the effects below, without recreating it.
   }, []);
   useEffect(() => editor.current?.setReadOnly(readOnly), [readOnly]);
+  useEffect(() => editor.current?.setLanguage(language ?? 'javascript'), [language]);
   useEffect(() => editor.current?.setCode(code), [code]);
   useEffect(() => editor.current?.markError(errorLine ?? null, errorMessage ?? null), [errorLine, errorMessage]);
   useEffect(() => editor.current?.setOnRun(onRun), [onRun]);

@@ -1,30 +1,60 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { DEFAULT_CELL_LANGUAGE, type CellLanguage } from '../../src-shared/episode';
 import type { ResultOf } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { EmptyState } from '../app/Pane';
 import { CellView } from '../cells/CellView';
 import { useScratchFrame } from '../store/scratchFrame';
 
-const EXAMPLE = `// Ad-hoc code against the robot (Ctrl+Enter runs it)
+/** A first scratch cell in each language; the engine runs scratch cells in the episode's language. */
+const EXAMPLES: Record<CellLanguage, string> = {
+  javascript: `// Ad-hoc code against the robot (Ctrl+Enter runs it)
 const s = robo.state();
 console.log(JSON.stringify(s));
-robo.show('front');`;
+robo.show('front');`,
+  python: `# Ad-hoc code against the robot (Ctrl+Enter runs it)
+s = robo.state()
+print(s)
+robo.show("front")`,
+};
+
+const LANGUAGE_LABELS: Record<CellLanguage, string> = { javascript: 'JavaScript', python: 'Python' };
 
 /**
  * An editable cell that runs against the live robot (a paused run) or a scratch world of the open
  * episode put at the selected moment; the 3D view then shows the robot as the cell left it.
  */
-export function ScratchCell({ episodeId, atAction, live }: { episodeId: string | null; atAction: number | null; live: boolean }) {
+export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL_LANGUAGE }: { episodeId: string | null; atAction: number | null; live: boolean; language?: CellLanguage }) {
   const client = useClient();
-  const [code, setCode] = useState(EXAMPLE);
+  // One draft per language: opening an episode in the other language shows that language's draft
+  // (a JavaScript cell in a Python namespace would only fail), and coming back finds this one.
+  const [drafts, setDrafts] = useState<Record<CellLanguage, string>>(EXAMPLES);
+  const code = drafts[language];
+  const setCode = (c: string) => setDrafts((d) => ({ ...d, [language]: c }));
   const [busy, setBusy] = useState(false);
   const [wallSec, setWallSec] = useState(30);
   const [result, setResult] = useState<ResultOf<'scratch/run'> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // What the running cell has printed so far: lines gather in a ref and reach the screen at most
+  // once a frame, so a cell that prints fast does not re-render per line.
+  const [printed, setPrinted] = useState('');
+  const pending = useRef<string[]>([]);
+  const flush = useRef<number | null>(null);
   if (!episodeId) return <EmptyState>Open or run an episode to get a robot to talk to.</EmptyState>;
   const run = async () => {
     setBusy(true);
     setError(null);
+    setPrinted('');
+    pending.current = [];
+    const off = client.on('scratch/printed', (e) => {
+      if (e.episodeId !== episodeId) return;
+      pending.current.push(e.text);
+      flush.current ??= requestAnimationFrame(() => {
+        flush.current = null;
+        const lines = pending.current.splice(0);
+        setPrinted((p) => p + lines.map((l) => `${l}\n`).join(''));
+      });
+    });
     try {
       const r = await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000, ...(!live && atAction !== null ? { atAction } : {}) }, { timeoutMs: wallSec * 1000 + 60_000 });
       setResult(r);
@@ -32,6 +62,9 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
     } catch (err) {
       setError((err as Error).message);
     } finally {
+      off();
+      if (flush.current !== null) cancelAnimationFrame(flush.current);
+      flush.current = null;
       setBusy(false);
     }
   };
@@ -40,10 +73,11 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
   const d = result?.detail;
   return (
     <div className="scratch" data-testid="scratch">
-      <CellView code={code} readOnly={false} onChange={setCode} onRun={() => void run()} errorLine={d?.error?.line ?? null} errorMessage={d?.error ? `${d.error.type}: ${d.error.message}` : null} />
+      <CellView code={code} language={language} readOnly={false} onChange={setCode} onRun={() => void run()} errorLine={d?.error?.line ?? null} errorMessage={d?.error ? `${d.error.type}: ${d.error.message}` : null} />
       <div className="row scratch-row">
         <button className="primary" onClick={() => void run()} disabled={busy} data-testid="scratch-run">{busy ? 'Running…' : 'Run'}</button>
         {busy && <button onClick={stop} data-testid="scratch-stop">Stop</button>}
+        <span className="badge" title="Scratch cells run in the episode's cell language" data-testid="scratch-language">{LANGUAGE_LABELS[language]}</span>
         <label className="muted small">budget <select value={wallSec} onChange={(e) => setWallSec(Number(e.target.value))} data-testid="scratch-budget">
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
@@ -54,7 +88,8 @@ export function ScratchCell({ episodeId, atAction, live }: { episodeId: string |
         </span>
       </div>
       {error && <pre className="error">{error}</pre>}
-      {d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}
+      {busy && printed && <pre className="stdout" data-testid="scratch-printed">{printed}</pre>}
+      {!busy && d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}
       {d?.value !== undefined && <pre className="value">→ {d.value}</pre>}
       {d?.error && <pre className="error">{d.error.type}: {d.error.message}{d.error.line ? ` (line ${d.error.line})` : ''}</pre>}
       {/* A stop the runtime also reported as the cell's error is said once. */}
