@@ -24,6 +24,19 @@ describe('episode library', () => {
     expect(() => lib.delete(fixtureId)).toThrow(/cannot be deleted/);
   });
 
+  it('lists a folder recorded at schemaVersion 2 by its interface, and writes its summary in the current format', () => {
+    const v2 = join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'episode-v2-code');
+    const id = JSON.parse(readFileSync(join(v2, 'meta.json'), 'utf8')).id as string;
+    cpSync(v2, join(lib.userDir, id), { recursive: true });
+    expect(lib.list().find((e) => e.id === id)).toMatchObject({ interface: 'code', language: 'javascript', success: true, bundled: false });
+    const file = JSON.parse(readFileSync(join(lib.userDir, id, SUMMARY_FILE), 'utf8')) as { schemaVersion: number; summary: Record<string, unknown> };
+    expect(file.schemaVersion).toBe(SUMMARY_SCHEMA_VERSION);
+    expect(file.summary.interface).toBe('code');
+    expect(file.summary).not.toHaveProperty('arm');
+    // The folder's own meta.json stays as it was recorded: migration happens on reading.
+    expect(JSON.parse(readFileSync(join(lib.userDir, id, 'meta.json'), 'utf8'))).toMatchObject({ schemaVersion: 2, arm: 'code' });
+  });
+
   describe('listing from summary.json', () => {
     const lines = readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8').split('\n').filter(Boolean);
     /** A user episode: the fixture without its verdict (a run that died) unless `whole`. */
