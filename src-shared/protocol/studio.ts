@@ -160,5 +160,7 @@ export const RunStateChanged = z.object({ type: z.literal('run/state-changed'), 
 /** Contact points of a live run, a few times a second (the pose stream carries only bodies). */
 export const ContactsUpdated = z.object({ type: z.literal('scene/contacts-updated'), episodeId: z.string(), contacts: z.array(Vec3M) });
 export const EpisodesChanged = z.object({ type: z.literal('episodes/changed') });
+/** A line the running scratch cell printed, to the client that ran it (the reply has the whole output). */
+export const ScratchPrinted = z.object({ type: z.literal('scratch/printed'), episodeId: z.string(), level: z.enum(['log', 'info', 'warn', 'error']), text: z.string() });
 
-export const studioEvents = [RunEvent, RunStateChanged, ContactsUpdated, EpisodesChanged] as const;
+export const studioEvents = [RunEvent, RunStateChanged, ContactsUpdated, EpisodesChanged, ScratchPrinted] as const;

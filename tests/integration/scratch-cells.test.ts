@@ -19,6 +19,7 @@ import { ConfigStore } from '../../src-main/engine/studio/config';
 import { EpisodeLibrary } from '../../src-main/engine/studio/library';
 import { RunManager } from '../../src-main/engine/studio/runs';
 import { ScratchCells } from '../../src-main/engine/studio/scratch';
+import { methods } from '../../src-shared/protocol';
 
 const INSTANCE: InstanceRef = { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 };
 // A camera that answers with a fixed 1x1 PNG: the test needs an image's way back, not a renderer.
@@ -73,7 +74,11 @@ describe('scratch cells', () => {
     const { scratch, opened, disposed } = scratchCells();
     const ep = episodes.javascript as string;
     await expect(scratch.run('no-such-episode', '1')).rejects.toThrow(/no-such-episode/);
-    const r1 = await scratch.run(ep, 'let n = 2;\nconsole.log("hi");\nrobo.show("front");\nn * 21');
+    const printed: string[] = [];
+    const r1 = await scratch.run(ep, 'let n = 2;\nconsole.log("hi");\nrobo.show("front");\nn * 21', { onOutput: (line) => printed.push(`${line.level}: ${line.text}`) });
+    // What the cell prints streams as it prints it (the studio sends it on as scratch/printed).
+    expect(printed).toEqual(['log: hi']);
+    expect(methods['scratch/run'].result.parse(r1)).toEqual(r1);
     expect(r1).toMatchObject({ ok: true, target: 'scratch-world', detail: { value: '42', stdout: 'hi\n' }, verdict: { success: false } });
     expect(r1.verdict.reason.length).toBeGreaterThan(0);
     expect(r1.images).toHaveLength(1);
@@ -102,6 +107,8 @@ describe('scratch cells', () => {
     expect(opened).toEqual(['javascript']);
 
     expect(disposed()).toBe(0);
+    scratch.dispose();
+    expect(disposed()).toBe(1);
     scratch.dispose();
     expect(disposed()).toBe(1);
   });

@@ -115,6 +115,14 @@ describe('studio engine service', () => {
     expect(r).toMatchObject({ target: 'scratch-world', ok: true, detail: { value: '42' } });
     // The scratch namespace persists across scratch cells.
     await expect(client.request('scratch/run', { episodeId, code: 'n * 2' })).resolves.toMatchObject({ detail: { value: '82' } });
+    // What a scratch cell prints reaches the client that ran it as it prints it, before the reply.
+    const printed: string[] = [];
+    const off = client.on('scratch/printed', (e) => e.episodeId === episodeId && printed.push(e.text));
+    const p = await client.request('scratch/run', { episodeId, code: 'console.log("one");\nconsole.log("two");\nn' });
+    off();
+    expect(printed).toEqual(['one', 'two']);
+    expect(p.detail).toMatchObject({ stdout: 'one\ntwo\n', value: '41' });
+    await expect(client.request('scratch/interrupt', {})).resolves.toEqual({ interrupted: false });
   });
 
   it('restores the scene of any recorded moment exactly', async () => {

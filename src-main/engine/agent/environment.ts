@@ -4,6 +4,7 @@
  * beside this file); the loop, the episode store, replay and the studio only see this interface.
  */
 import type { CellDetail, CellLanguage, ImagesPolicy, InstanceRef } from '../../../src-shared/episode';
+import type { CellOutputLine } from '../cells/types';
 import type { LedgerEntry, NamedArgs, PrimitiveRegistry } from '../primitives/types';
 
 export interface Observation {
@@ -75,8 +76,11 @@ export interface Environment {
   /** The primitive calls so far (the ledger). */
   ledger(): readonly LedgerEntry[];
   callPrimitive(name: string, args: NamedArgs): Promise<ToolOutcome>;
-  /** Aborting `signal` stops the cell; a string reason is the stop's message (see `stopMessage`). */
-  runCell(code: string, opts: { signal?: AbortSignal; maxSimSteps: number; maxWallMs: number }): Promise<CellOutcome>;
+  /**
+   * Aborting `signal` stops the cell; a string reason is the stop's message (see `stopMessage`).
+   * `onOutput` hears each line the cell prints while it runs (the outcome has them all).
+   */
+  runCell(code: string, opts: { signal?: AbortSignal; maxSimSteps: number; maxWallMs: number; onOutput?: (line: CellOutputLine) => void }): Promise<CellOutcome>;
   /** Camera images; an empty list when this environment cannot render. */
   observe(cameras: readonly string[]): Promise<Observation[]>;
   /** Whether camera images can be rendered now; both prompts say so when not. Absent: assumed available. */

@@ -74,7 +74,8 @@ export function studioHandlers(s: StudioServices): Handlers {
     },
     'scene/seek': ({ episodeId, action }) => s.viewer.seek(episodeId, action),
     'scene/preview': ({ instance }) => s.viewer.preview(instance),
-    'scratch/run': ({ episodeId, code, maxWallMs, atAction }, ctx) => s.scratch.run(episodeId, code, { maxWallMs, atAction, signal: ctx.signal }),
+    'scratch/run': ({ episodeId, code, maxWallMs, atAction }, ctx) =>
+      s.scratch.run(episodeId, code, { maxWallMs, atAction, signal: ctx.signal, onOutput: (line) => ctx.emit({ type: 'scratch/printed', episodeId, ...line }) }),
     'scratch/interrupt': () => ({ interrupted: s.scratch.interrupt() }),
     'episode/fork': async (p) => {
       if (s.runs.current) throw new RpcError('busy', 'a run is in progress; stop it before replaying');

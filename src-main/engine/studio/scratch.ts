@@ -10,6 +10,7 @@ import { instanceKey, type CellDetail, type CellLanguage, type InstanceRef } fro
 import type { SceneFrame } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
+import type { CellOutputLine } from '../cells/types';
 import { RpcError } from '../rpc';
 import type { EpisodeLibrary } from './library';
 import type { RunManager } from './runs';
@@ -35,6 +36,8 @@ export interface ScratchRunOptions {
   atAction?: number;
   /** Aborted when the client that asked goes away: the cell is stopped, not left running. */
   signal?: AbortSignal;
+  /** Each line the cell prints, as it prints it. */
+  onOutput?: (line: CellOutputLine) => void;
 }
 
 export class ScratchCells {
@@ -95,7 +98,7 @@ export class ScratchCells {
       }
       // A stop that came while the world was being prepared reaches runCell already aborted: the
       // cell does not start.
-      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal });
+      const r = await env.runCell(code, { ...SCRATCH_BUDGET, maxWallMs, signal: stop.signal, onOutput: opts.onOutput });
       return {
         ok: r.ok,
         text: r.text,

@@ -133,7 +133,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
       const onAbort = () => cells?.interrupt(stopMessage(o.signal));
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        return cellOutcome(await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: Math.max(1, o.maxSimSteps) } }));
+        return cellOutcome(await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: Math.max(1, o.maxSimSteps) }, hooks: { onOutput: o.onOutput } }));
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }

@@ -117,7 +117,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
       o.signal?.addEventListener('abort', onAbort, { once: true });
       let r: CellResult;
       try {
-        r = await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: o.maxSimSteps } });
+        r = await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: o.maxSimSteps }, hooks: { onOutput: o.onOutput } });
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
