@@ -45,14 +45,19 @@ describe('studio states', () => {
   });
 
   it('shows a failed cell with its line marked, and a cell stopped by its budget', async () => {
+    // The demo opened the Python code-arm example (Python is the default), so the scratch cell is
+    // Python: Monaco in Python mode, a Python first cell, and it runs in Python.
     await page.getByTestId('tab-scratch').click();
+    await expect(page.getByTestId('scratch-language').textContent()).resolves.toBe('Python');
+    await page.locator('[data-testid="scratch"] [data-testid="cell-editor"][data-mode-id="python"]').waitFor();
+    await expect(page.getByTestId('scratch').locator('.view-lines').textContent()).resolves.toContain('robo.show("front")');
     const editor = page.getByTestId('scratch').getByTestId('cell-editor');
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+A');
     // insertText, not type: typed keys can be taken by the editor's suggestions (Enter accepts one).
-    await page.keyboard.insertText('const a = 1;\nnull.boom;\n');
+    await page.keyboard.insertText('a = 1\nNone.boom\n');
     await page.getByTestId('scratch-run').click();
-    await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'TypeError' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'AttributeError' }).waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('scratch').locator('pre.error').first().textContent()).resolves.toContain('line 2');
     await page.locator('.cell-error-line').first().waitFor();
     await page.screenshot({ path: artifactPath('states-2-failed-cell.png') });
@@ -60,7 +65,7 @@ describe('studio states', () => {
     await page.getByTestId('scratch-budget').selectOption('1');
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+A');
-    await page.keyboard.insertText('while (true) {}');
+    await page.keyboard.insertText('while True: pass');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch').locator('pre.error').filter({ hasText: /budget|time/i }).first().waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('states-3-budget-stop.png') });

@@ -77,9 +77,11 @@ describe('studio walk-through', () => {
     const card = page.getByTestId('action-card').first();
     await card.getByTestId('edit-action').click();
     const editor = card.getByTestId('cell-editor');
+    // The run took the Run form's default language, Python: its cells are edited in Python mode.
+    await card.locator('[data-testid="cell-editor"][data-mode-id="python"]').waitFor();
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.insertText('\nconsole.log("edited by hand");');
+    await page.keyboard.insertText('\nprint("edited by hand")');
     await card.getByTestId('replay-edited').click();
     await page.getByTestId('duel').waitFor({ timeout: 240_000 });
     await page.getByTestId('notice').filter({ hasText: /matching state hashes/ }).waitFor();
@@ -93,7 +95,7 @@ describe('studio walk-through', () => {
     await card.getByTestId('edit-action').click();
     await card.getByTestId('cell-editor').locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.insertText('\nconsole.log("forked");');
+    await page.keyboard.insertText('\nprint("forked")');
     await card.getByTestId('replay-continue').click();
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await page.getByTestId('cell-stdout').filter({ hasText: 'forked' }).first().waitFor();
