@@ -18,6 +18,7 @@ export interface EpisodeFigures {
   outputTokens: number;
   imageTokens: number;
   costUsd: number | null;
+  /** What running the episode took: its world's build and its own clock (spec.ts episodeWallMs). */
   wallMs: number;
   callInputTokens: number[];
 }

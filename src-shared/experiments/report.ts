@@ -5,7 +5,7 @@
  */
 import type { AgentInterface } from '../episode/schema';
 import { pairedStats, type EpisodeFigures, type EpisodesByArm, type GroupRow, type PairedOptions, type PairedStats, type PairedUnit, type RatioMetric, type RatioSummary, type SideSummary } from './paired';
-import { failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
+import { episodeWallMs, failureEnding, keyId, pairId, type AttemptRecord, type ExperimentKey, type ExperimentManifest, type ResultRecord, type SessionRecord } from './spec';
 
 /** The published study (PyRUA-Lean vs the RPent baseline), as its paper reports it. */
 export interface PaperFigures {
@@ -93,7 +93,7 @@ export function figuresOf(r: ResultRecord): EpisodeFigures {
     outputTokens: r.totals.outputTokens,
     imageTokens: r.totals.imageTokens,
     costUsd: r.totals.costUsd,
-    wallMs: r.totals.wallMs,
+    wallMs: episodeWallMs(r),
     callInputTokens: r.callInputTokens,
   };
 }

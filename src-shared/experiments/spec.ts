@@ -89,6 +89,11 @@ export const ResultRecord = z.object({
   finish: FinishKind,
   reason: z.string(),
   totals: Totals,
+  /**
+   * Building the episode's world (sim load, renderer scene, cell sandbox) before the episode's own
+   * clock (totals.wallMs) started. Absent in lines written before it was recorded.
+   */
+  setupMs: z.number().nonnegative().optional(),
   /** Input tokens of each model call, in order (usage when the API sent it, else the estimate). */
   callInputTokens: z.array(z.number().int().nonnegative()),
   /** True when the code arm's last cell ended in a sandbox error (the failure's cause, for the report). */
@@ -96,6 +101,14 @@ export const ResultRecord = z.object({
   finishedAt: z.string(),
 });
 export type ResultRecord = z.infer<typeof ResultRecord>;
+
+/**
+ * What running one episode of an experiment took: its world's build plus its own clock (first event
+ * to verdict). The report's per-episode time and the runner benchmark both use this one figure.
+ */
+export function episodeWallMs(r: Pick<ResultRecord, 'totals' | 'setupMs'>): number {
+  return r.totals.wallMs + (r.setupMs ?? 0);
+}
 
 /** Why a run of the experiment ended; logged per run session and shown in the report. */
 export const SessionEnd = z.enum(['complete', 'max-cost', 'max-calls', 'interrupted', 'failed']);

@@ -3,12 +3,16 @@
  * Episodes per hour at --jobs 1 and --jobs 2 and the speed-up; the runner's overhead (experiment
  * wall ÷ the sum of its episodes' walls at --jobs 1, target ≤ 1.05); and the worker's resident
  * memory after 200 episodes against after 20 (flat = no leak per episode).
+ * An episode's wall is the figure results.jsonl records and the report's per-episode time shows
+ * (episodeWallMs): its world's build (setupMs) plus its own clock, first event to verdict
+ * (totals.wallMs). Everything else in the experiment's wall is the runner's: worker start-up, IPC,
+ * collections between episodes, recording and moving folders.
  * ROBOCELL_BENCH_RENDER=0 runs without images; ROBOCELL_BENCH_EXP_LONG sets the long run's episodes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExperimentSpecInput } from '../../../src-shared/experiments';
+import { episodeWallMs, type ExperimentSpecInput } from '../../../src-shared/experiments';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { runExperiment, type FinishedEpisode } from '../experiments/coordinator';
 import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
@@ -28,22 +32,19 @@ async function canRender(): Promise<boolean> {
 
 async function timedRun(root: string, name: string, spec: ExperimentSpecInput, jobs: number, onEpisode?: (e: FinishedEpisode) => void) {
   const { folder } = prepareExperiment({ ...spec, name }, join(root, name));
-  let setupMs = 0;
   const t0 = performance.now();
-  const s = await runExperiment(folder, {
-    jobs,
-    onEpisode: (e) => {
-      setupMs += e.setupMs ?? 0;
-      onEpisode?.(e);
-    },
-  });
+  const s = await runExperiment(folder, { jobs, onEpisode });
   const wallMs = performance.now() - t0;
   const records = folder.results().records;
-  const episodeWallMs = records.reduce((a, r) => a + r.totals.wallMs, 0);
+  // The recorded figures, as the report reads them: world build + the episode's own clock.
+  const sumEpisodeMs = records.reduce((a, r) => a + episodeWallMs(r), 0);
+  const setupMs = records.reduce((a, r) => a + (r.setupMs ?? 0), 0);
+  const firstSetupMs = records[0]?.setupMs ?? 0;
   const startupMs = s.workerStartupMs.reduce((a, b) => a + b, 0);
-  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs, setupMs, startupMs, perHour: (records.length / wallMs) * 3_600_000 };
+  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs: sumEpisodeMs, setupMs, firstSetupMs, medianSetupMs: median(records.map((r) => r.setupMs ?? 0)), startupMs, perHour: (records.length / wallMs) * 3_600_000 };
 }
 
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 export const experimentSuite: BenchSuite = {
@@ -64,9 +65,14 @@ export const experimentSuite: BenchSuite = {
       console.log('|---|---|---|---|---|---|');
       for (const [j, r] of [[1, one], [2, two]] as const) console.log(`| ${j} | ${r.episodes} | ${r.solved} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.episodeWallMs / 1000).toFixed(1)} s | ${Math.round(r.perHour)} |`);
       console.log(`speed-up jobs 2 ÷ jobs 1: ${(two.perHour / one.perHour).toFixed(2)}× (2 cores shared with everything else on this machine)`);
-      const runnerOwn = one.wallMs - one.episodeWallMs - one.setupMs - one.startupMs;
-      console.log(`--jobs 1 wall beyond the episodes' own: worker start-up ${(one.startupMs / 1000).toFixed(1)} s, building each episode's world (sim load, renderer scene) ${(one.setupMs / 1000).toFixed(1)} s (${Math.round(one.setupMs / one.episodes)} ms per episode), the runner itself (IPC, moving folders, results) ${(runnerOwn / 1000).toFixed(1)} s (${Math.round(runnerOwn / one.episodes)} ms per episode); without start-up and world building ${((one.wallMs - one.setupMs - one.startupMs) / one.episodeWallMs).toFixed(3)}×`);
-      reportTarget({ name: 'experiment runner overhead', figure: `${(one.wallMs / 1000).toFixed(1)} s wall for ${(one.episodeWallMs / 1000).toFixed(1)} s of episodes at --jobs 1`, ratio: `${overhead.toFixed(3)}×`, target: '≤ 1.05×', met: overhead <= 1.05 });
+      const runnerOwn = one.wallMs - one.episodeWallMs - one.startupMs;
+      console.log(`--jobs 1: experiment wall (runExperiment, start to end) ${(one.wallMs / 1000).toFixed(1)} s; Σ episode walls as results.jsonl records them ${(one.episodeWallMs / 1000).toFixed(1)} s = each episode's world build (sim load, renderer scene, sandbox) ${(one.setupMs / 1000).toFixed(1)} s (${Math.round(one.setupMs / one.episodes)} ms per episode; the first, which loads MuJoCo and starts the renderer, ${Math.round(one.firstSetupMs)} ms) + the episodes' own clocks ${((one.episodeWallMs - one.setupMs) / 1000).toFixed(1)} s`);
+      console.log(`  the runner's share: worker start-up (fork to ready) ${(one.startupMs / 1000).toFixed(2)} s, the rest (IPC, collections between episodes, recording and moving folders) ${(runnerOwn / 1000).toFixed(2)} s (${Math.round(runnerOwn / one.episodes)} ms per episode); without the start-up ${((one.wallMs - one.startupMs) / one.episodeWallMs).toFixed(3)}×`);
+      // The first episode's build also loads what the process keeps (MuJoCo, the renderer's device):
+      // shown as if it were the runner's too, so neither reading hides it.
+      const warmUpMs = Math.max(0, one.firstSetupMs - one.medianSetupMs);
+      console.log(`  the first episode's one-time loads beyond a typical world build: ${Math.round(warmUpMs)} ms; counted as the runner's, the overhead is ${(one.wallMs / (one.episodeWallMs - warmUpMs)).toFixed(3)}×`);
+      reportTarget({ name: 'experiment runner overhead', figure: `${(one.wallMs / 1000).toFixed(1)} s wall for ${(one.episodeWallMs / 1000).toFixed(1)} s of episodes (world build + run) at --jobs 1`, ratio: `${overhead.toFixed(3)}×`, target: '≤ 1.05×', met: overhead <= 1.05 });
 
       // Memory: one worker process runs every episode of the long run (no images: the renderer's
       // steady state is measured by the render suite), its RSS sampled after each.

@@ -11,7 +11,7 @@ import { DEFAULT_PRICES } from '../../../src-shared/tokens';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
 import { defaultOfflineModel } from '../experiments/setup';
-import { collectBetweenEpisodes } from '../experiments/workerMain';
+import { BetweenEpisodesCollector } from '../experiments/collector';
 import { disposeSharedRenderer } from '../render/headless';
 import { TASKS } from '../tasks/registry';
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   out({ startRss: process.memoryUsage().rss });
   // RSS sampled while an episode runs: the peak can sit mid-episode, before the collection
   let episodePeak = 0;
+  const collector = new BetweenEpisodesCollector();
   const sampler = setInterval(() => (episodePeak = Math.max(episodePeak, process.memoryUsage().rss)), 25);
   try {
     for (let i = 0; i < n; i++) {
@@ -37,15 +38,18 @@ async function main(): Promise<void> {
       episodePeak = 0;
       const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
       rmSync(stagingDir, { recursive: true, force: true });
-      collectBetweenEpisodes(); // as the worker does
-      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: process.memoryUsage().rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success });
+      const collected = collector.afterEpisode(); // as the worker does
+      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: process.memoryUsage().rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected });
     }
   } finally {
     clearInterval(sampler);
     await disposeSharedRenderer();
     rmSync(root, { recursive: true, force: true });
   }
-  out({ maxRss: process.resourceUsage().maxRSS * 1024 });
+  out({ maxRss: process.resourceUsage().maxRSS * 1024, collections: collector.collections });
 }
 
 await main();
+// As bin/robocell.mjs does: after Python cells ran, a natural exit can block in isolated-vm's
+// teardown of the Pyodide isolates, and the suite waits for this process to close.
+process.exit(0);

@@ -187,7 +187,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       let rec = r.recorded ?? null;
       if (!rec) {
         // Read before it moves: an episode without a verdict stays staged and is kept as an attempt.
-        rec = recordFromEpisode(r.episodeDir, key, basename(r.episodeDir));
+        rec = recordFromEpisode(r.episodeDir, key, basename(r.episodeDir), r.setupMs);
         if (!rec) throw new Error(`episode ${basename(r.episodeDir)} has no verdict; it was not recorded`);
         folder.promote(r.episodeDir);
         folder.appendResult(rec);
@@ -201,7 +201,9 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       return rec;
     };
 
-    const runOne = async (key: ExperimentKey): Promise<void> => {
+    // `freeSlot`: the runner has its worker back (the episode ended); the next key may start while
+    // this one is recorded, so reading, moving and appending it overlap the next world's build.
+    const runOne = async (key: ExperimentKey, freeSlot: () => void): Promise<void> => {
       const stage = folder.stagingDir(key);
       const ctrl = new AbortController();
       controllers.add(ctrl);
@@ -220,6 +222,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
       };
       try {
         const r = await runner.run({ key, stagingDir: stage, model: manifest.spec.model, settings: manifest.spec.settings, prices: manifest.prices }, { signal: ctrl.signal, onCall });
+        freeSlot();
         if (r.stopped) {
           if (r.recorded === undefined) folder.keepAttempt(r.episodeDir, key, 'stopped', stopping?.detail ?? 'stopped');
         }
@@ -257,17 +260,30 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
 
     try {
       await new Promise<void>((resolveAll) => {
+        // running: keys holding a runner slot; pending: keys not yet settled (running or being
+        // recorded). A failed key is queued again before it settles, so the run ends only when
+        // nothing is pending.
+        let pending = 0;
         const launch = () => {
           while (!stopping && running < runner.capacity && queue.length) {
             const key = queue.shift()!;
             running++;
-            void runOne(key).finally(() => {
+            pending++;
+            let slotFreed = false;
+            const freeSlot = () => {
+              if (slotFreed) return;
+              slotFreed = true;
               running--;
+              launch();
+            };
+            void runOne(key, freeSlot).finally(() => {
+              freeSlot();
+              pending--;
               tick();
               launch();
             });
           }
-          if (running === 0 && (stopping || queue.length === 0)) resolveAll();
+          if (pending === 0 && (stopping || queue.length === 0)) resolveAll();
         };
         launch();
       });

@@ -69,7 +69,7 @@ export function reportHtml(r: ExperimentReport, plots: ReportPlots, title?: stri
     `<h2>Unpaired (${r.unpaired.length}, left out of every statistic)</h2>`,
     r.unpaired.length ? table(['instance', 'missing arm', 'status'], r.unpaired.map((u) => [esc(u.pairId), u.missing.map((m) => m.arm).join(', '), u.missing.map((m) => m.status).join(', ')]), 3) : '<p>None: every recorded episode has its pair.</p>',
     '<h2>Time and cost per episode</h2>',
-    table(['arm', 'wall per episode', 'cost per episode', 'input tokens per episode', 'calls per episode'], (['tools', 'code'] as const).map((a) => [a, duration(pe[a].wallSec), usd(pe[a].costUsd), tokens(pe[a].inputTokens), pe[a].llmCalls === null ? '—' : pe[a].llmCalls.toFixed(1)])),
+    table(['arm', 'wall per episode (world build + run)', 'cost per episode', 'input tokens per episode', 'calls per episode'], (['tools', 'code'] as const).map((a) => [a, duration(pe[a].wallSec), usd(pe[a].costUsd), tokens(pe[a].inputTokens), pe[a].llmCalls === null ? '—' : pe[a].llmCalls.toFixed(1)])),
     `<p>At these means the whole spec (${r.estimate.fullSpec.episodes} episodes) takes about ${duration(r.estimate.fullSpec.wallSec)} of episode time (divide by --jobs) and costs about ${usd(r.estimate.fullSpec.costUsd)}; the ${r.estimate.remaining.episodes} episodes left take ${duration(r.estimate.remaining.wallSec)} and ${usd(r.estimate.remaining.costUsd)}.</p>`,
     `<p class="paper">${esc(paper.label)}.</p>`,
   ];

@@ -23,8 +23,11 @@ export function readKeyFile(episodeDir: string): ExperimentKey | null {
   }
 }
 
-/** null when the episode has no verdict (it was cut off before finishing). */
-export function recordFromEpisode(episodeDir: string, key: ExperimentKey, episodeId: string): ResultRecord | null {
+/**
+ * null when the episode has no verdict (it was cut off before finishing). `setupMs`: its world's
+ * build, as the process that ran it measured it (unknown when a crashed run's episode is recovered).
+ */
+export function recordFromEpisode(episodeDir: string, key: ExperimentKey, episodeId: string, setupMs?: number): ResultRecord | null {
   const ep = loadEpisode(episodeDir);
   const verdict = ep.events.findLast((e) => e.type === 'verdict');
   if (!verdict || verdict.type !== 'verdict') return null;
@@ -45,6 +48,7 @@ export function recordFromEpisode(episodeDir: string, key: ExperimentKey, episod
     finish: verdict.finish,
     reason: verdict.reason,
     totals: verdict.totals,
+    ...(setupMs !== undefined ? { setupMs: Math.round(setupMs) } : {}),
     callInputTokens,
     sandboxError,
     finishedAt: new Date(Date.parse(ep.meta.createdAt) + verdict.t).toISOString(),

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { estimateReplyTokens, foldEvents, type ImagePart, type Message } from '../../../src-shared/episode';
-import { failureEnding, type EpisodeFigures, type ResultRecord } from '../../../src-shared/experiments';
+import { episodeWallMs, failureEnding, type EpisodeFigures, type ResultRecord } from '../../../src-shared/experiments';
 import { costUsd, imageFamilyForModel, imageTokens, priceFor, type ImageDetail, type PriceTable } from '../../../src-shared/tokens';
 import { loadEpisode } from '../episodes/store';
 
@@ -61,7 +61,7 @@ export function repriceEpisode(episodeDir: string, rec: ResultRecord, target: Re
     outputTokens,
     imageTokens: imageTotal,
     costUsd: cost,
-    wallMs: rec.totals.wallMs,
+    wallMs: episodeWallMs(rec),
     callInputTokens,
   };
 }

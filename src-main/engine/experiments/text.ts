@@ -52,7 +52,7 @@ export function reportText(r: ExperimentReport): string {
     if (r.unpaired.length > 20) out.push(`  … and ${r.unpaired.length - 20} more`);
   }
   const pe = r.estimate.perEpisode;
-  out.push('', `Per episode: tools ${duration(pe.tools.wallSec)}, ${usd(pe.tools.costUsd)}; code ${duration(pe.code.wallSec)}, ${usd(pe.code.costUsd)}. The whole spec: ~${duration(r.estimate.fullSpec.wallSec)} of episode time (÷ --jobs), ~${usd(r.estimate.fullSpec.costUsd)}; left: ${r.estimate.remaining.episodes} episodes, ~${duration(r.estimate.remaining.wallSec)}, ~${usd(r.estimate.remaining.costUsd)}.`);
+  out.push('', `Per episode (building its world and running it): tools ${duration(pe.tools.wallSec)}, ${usd(pe.tools.costUsd)}; code ${duration(pe.code.wallSec)}, ${usd(pe.code.costUsd)}. The whole spec: ~${duration(r.estimate.fullSpec.wallSec)} of episode time (÷ --jobs), ~${usd(r.estimate.fullSpec.costUsd)}; left: ${r.estimate.remaining.episodes} episodes, ~${duration(r.estimate.remaining.wallSec)}, ~${usd(r.estimate.remaining.costUsd)}.`);
   return out.join('\n');
 }
 

@@ -5,17 +5,8 @@
  * group, and the coordinator decides what a stop means; if the parent dies, it stops and exits.
  */
 import { executeEpisodeJob, type ModelGate } from './episodeJob';
+import { BetweenEpisodesCollector } from './collector';
 import { FromWorker, ToWorker } from './workerProtocol';
-
-/**
- * A full GC after each episode (the runner starts workers with --expose-gc): an episode leaves
- * ~100 MiB of garbage (images, PNG buffers, contexts) that V8, far from its heap limit, would keep
- * for many episodes, and GPU and WASM objects are freed only with their JS wrappers. ~20 ms per
- * episode keeps a worker's RSS flat (issue 18 item 4).
- */
-export function collectBetweenEpisodes(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
 
 export async function workerMain(): Promise<number> {
   if (!process.send) {
@@ -26,6 +17,7 @@ export async function workerMain(): Promise<number> {
   process.on('SIGINT', () => undefined);
   const send = (m: FromWorker) => process.send?.(m);
   const jobs = new Map<number, AbortController>();
+  const collector = new BetweenEpisodesCollector();
   const permits = new Map<number, (granted: boolean) => void>();
   let nextReq = 1;
   let current: Promise<void> = Promise.resolve();
@@ -88,7 +80,7 @@ export async function workerMain(): Promise<number> {
             send({ t: 'failed', id: m.id, error: err instanceof Error ? err.message : String(err) });
           } finally {
             jobs.delete(m.id);
-            collectBetweenEpisodes();
+            collector.afterEpisode();
           }
         });
       }

@@ -214,7 +214,7 @@ export class QueueWorker {
         keepStagedAttempt(folder, stage!, d.key, 'stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'})`);
         return { ...base, stopped: true, record: null, duplicate: false, wallMs: r.wallMs, setupMs: r.setupMs, rssBytes: r.rssBytes };
       }
-      const { record, duplicate } = recordOnce(folder, d.key, r.episodeDir);
+      const { record, duplicate } = recordOnce(folder, d.key, r.episodeDir, r.setupMs);
       await this.seen(d.experimentId, 'done');
       this.o.log(`${keyId(d.key)}: ${record.success ? 'solved' : `failed (${record.finish})`} in ${record.totals.llmCalls} calls${duplicate ? ' (already recorded by another delivery; kept as an attempt)' : ''}`);
       return { ...base, stopped: false, record, duplicate, wallMs: r.wallMs, setupMs: r.setupMs, rssBytes: r.rssBytes };

@@ -61,9 +61,9 @@ export function sweepEarlierAttempts(folder: ExperimentFolder, key: ExperimentKe
  * Records the finished episode once. If another delivery of the same job recorded the key
  * first, this episode is kept as an attempt and the existing line is returned.
  */
-export function recordOnce(folder: ExperimentFolder, key: ExperimentKey, stagedEpisodeDir: string): { record: ResultRecord; duplicate: boolean } {
+export function recordOnce(folder: ExperimentFolder, key: ExperimentKey, stagedEpisodeDir: string, setupMs?: number): { record: ResultRecord; duplicate: boolean } {
   const id = basename(stagedEpisodeDir);
-  const rec = recordFromEpisode(stagedEpisodeDir, key, id);
+  const rec = recordFromEpisode(stagedEpisodeDir, key, id, setupMs);
   if (!rec) throw new Error(`episode ${id} has no verdict; it cannot be recorded`);
   return withResultsLock(folder.dir, () => {
     const existing = recordedResult(folder, key);
