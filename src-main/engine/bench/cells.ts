@@ -44,9 +44,9 @@ const CELL_LANGUAGES: CellLanguageBench[] = [
   { language: 'python', stateLoop: (n) => `for _ in range(${n}):\n    robo.state()` },
 ];
 
-async function benchStateCalls(ep: TaskWorld, lang: CellLanguageBench): Promise<void> {
-  const M = 1000;
-  const rt = await createCellRuntime({ language: lang.language, registry: ep.registry });
+/** Median per-call µs of M state() calls from a cell and on the host, and the median per-round ratio. */
+async function stateCallFigures(ep: TaskWorld, lang: CellLanguageBench, M: number, queryCache: boolean) {
+  const rt = await createCellRuntime({ language: lang.language, registry: ep.registry, queryCache });
   const state = ep.registry.get('state');
   if (!state) throw new Error('the robot registry has no state primitive');
   try {
@@ -63,14 +63,26 @@ async function benchStateCalls(ep: TaskWorld, lang: CellLanguageBench): Promise<
       host.push(h);
       ratios.push(c / h);
     }
-    const cellUs = (median(cell) / M) * 1000;
-    const hostUs = (median(host) / M) * 1000;
-    const ratio = median(ratios);
-    console.log(`robo.state() on pp-cube-in-bowl, ${M} calls from a ${lang.language} cell: ${fmt(cellUs, 'µs', 1)} per call; the same calls on the host: ${fmt(hostUs, 'µs', 1)}; ratio ${ratio.toFixed(2)}×`);
-    reportTarget({ name: `3b ${M} robo.state() (${lang.language})`, figure: `${cellUs.toFixed(1)} µs per call (host ${hostUs.toFixed(1)} µs)`, ratio: `${ratio.toFixed(2)}× the primitive work`, target: '≤ 1.50×', met: ratio <= 1.5 });
+    return { cellUs: (median(cell) / M) * 1000, hostUs: (median(host) / M) * 1000, ratio: median(ratios) };
   } finally {
     await rt.dispose();
   }
+}
+
+/**
+ * 1,000 robo.state() calls in one cell against the same 1,000 invocations of the registry on the
+ * host (the primitive work itself, ledger included). The robot does not move between them, so with
+ * the query cache (the default) the first call crosses to the host and 999 are repeats the cell
+ * answers itself, each still recorded on the host at the cell's end. Measured without the cache
+ * too, where every call makes the isolate hop.
+ */
+async function benchStateCalls(ep: TaskWorld, lang: CellLanguageBench): Promise<void> {
+  const M = 1000;
+  const plain = await stateCallFigures(ep, lang, M, false);
+  const { cellUs, hostUs, ratio } = await stateCallFigures(ep, lang, M, true);
+  console.log(`robo.state() on pp-cube-in-bowl, ${M} calls from a ${lang.language} cell (1 to the host, ${M - 1} repeats answered by the cell's query cache, all ${M} recorded): ${fmt(cellUs, 'µs', 1)} per call; the same calls on the host: ${fmt(hostUs, 'µs', 1)}; ratio ${ratio.toFixed(2)}×`);
+  console.log(`  without the query cache (every call crosses to the host): ${fmt(plain.cellUs, 'µs', 1)} per call (host ${fmt(plain.hostUs, 'µs', 1)}), ratio ${plain.ratio.toFixed(2)}×`);
+  reportTarget({ name: `3b ${M} robo.state() (${lang.language})`, figure: `${cellUs.toFixed(1)} µs per call (host ${hostUs.toFixed(1)} µs; uncached ${plain.cellUs.toFixed(1)} µs, ${plain.ratio.toFixed(2)}×)`, ratio: `${ratio.toFixed(2)}× the primitive work`, target: '≤ 1.50×', met: ratio <= 1.5 });
 }
 
 export const cellsSuite: BenchSuite = {

@@ -50,11 +50,12 @@ async function memoryRun(): Promise<void> {
   let okCount = 0;
   let wallMs = 0;
   let sampledPeak = { rss: 0, at: '' };
+  let collections = 0;
   // the flags the experiment runner starts its workers with
   const child = join(packageRoot(), 'out', 'node', 'bench-worker.mjs');
   const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], process.env, (line) => {
     if (!line.startsWith('{')) return;
-    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number };
+    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number };
     if (v.peak !== undefined && v.peak > sampledPeak.rss) sampledPeak = { rss: v.peak, at: `episode ${v.i} (${v.key})` };
     if (v.startRss !== undefined) startRss = v.startRss;
     if (v.rss !== undefined) {
@@ -64,6 +65,7 @@ async function memoryRun(): Promise<void> {
       if (v.i && v.i % 50 === 0) console.log(`  … ${v.i} episodes, rss ${(v.rss / MiB).toFixed(0)} MiB`);
     }
     if (v.maxRss !== undefined) maxRss = v.maxRss;
+    if (v.collections !== undefined) collections = v.collections;
   });
   if (r.code !== 0 || rss.length < 20) {
     console.log(`  the worker run failed (exit ${r.code}): ${r.stderr.split('\n').filter(Boolean).slice(-4).join(' | ')}`);
@@ -74,7 +76,7 @@ async function memoryRun(): Promise<void> {
   const n = rss.length;
   const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
   console.log(`episode worker: ${n} episodes (every task, seeds 5–6, both arms, front + wrist images), ${okCount} solved, ${(wallMs / n).toFixed(0)} ms each on average`);
-  console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}`);
+  console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}; ${collections} forced collections (the worker's: once RSS grew past its last collected size)`);
   reportTarget({ name: '4a worker peak RSS', figure: mib(maxRss), ratio: `${(maxRss / MiB / PEAK_TARGET_MIB).toFixed(2)}× the target`, target: `≤ ${PEAK_TARGET_MIB} MiB`, met: maxRss <= PEAK_TARGET_MIB * MiB });
   const growth = at(n) / at(20);
   reportTarget({ name: `4b worker RSS flat (${n} vs 20 episodes)`, figure: `${mib(at(20))} → ${mib(at(n))}`, ratio: `${growth.toFixed(3)}×`, target: '≤ 1.10×', met: growth <= 1.1 });

@@ -2,7 +2,17 @@
  * Host side of `robo.*`: everything that comes from the cell is an untrusted JSON string. It is
  * parsed here (dropping `__proto__` keys), mapped from the cell's calling convention (positional
  * arguments, then one options object) onto the primitive's named arguments, checked against the
- * cell's budget, and answered with a string: `v<json>`, `e<json>` or `!` (stop).
+ * cell's budget, and answered with a string: `v<json>`, `e<json>`, `!` (stop), or `c<id>:<json>`
+ * for a cacheable query's answer.
+ *
+ * The query cache: the world changes only inside primitives (the sim steps only in motions, and
+ * the runtime holds the world for as long as its cell runs), so a cacheable primitive's answer
+ * (PrimitiveSpec.cacheable: state, find) stays true until the cell calls anything else. The cell
+ * side keeps each such answer's JSON by call (name and argument JSON) and answers a repeat from it,
+ * a fresh copy each time, without the isolate hop; it forgets them all before any other call and
+ * at each cell's start. It reports the repeats it answered by answer id with its next host call and
+ * at the cell's end, and the host records each as its call would have been (the cell's call list,
+ * the hooks, the primitive's ledger), in order, so a recorded episode is the same.
  */
 import { EpisodeFinished, PrimitiveError, type NamedArgs, type Primitive, type PrimitiveRegistry, type PrimitiveSpec } from '../primitives/types';
 import type { CellBudget, CellImage, CellRunHooks, CellStop, ImageExtractor, PrimitiveCallRecord } from './types';
@@ -22,7 +32,21 @@ export interface CellState {
   /** Releases of the `robo` calls now waiting on a primitive; a stop releases them at once. */
   waiting: Set<() => void>;
   signalStopped(): void;
+  /** The query cache's answers the cell may repeat, by id (see above); cleared by any other call. */
+  answers: Map<number, CachedAnswer>;
+  answerSeq: number;
 }
+
+interface CachedAnswer {
+  primitive: Primitive;
+  named: NamedArgs;
+  value: unknown;
+}
+
+/** Answer ids a cell reports at most per hand-over (the cell side makes a real call before more). */
+export const MAX_REPEATS_PER_REPORT = 1024;
+/** Answers kept per cell between two other calls (distinct queries beyond it are answered uncached). */
+const MAX_CACHED_ANSWERS = 256;
 
 export function newCellState(budget: CellBudget, hooks: CellRunHooks): CellState {
   const waiting = new Set<() => void>();
@@ -30,7 +54,7 @@ export function newCellState(budget: CellBudget, hooks: CellRunHooks): CellState
     for (const release of waiting) release();
     waiting.clear();
   };
-  return { startedAt: performance.now(), budget, hooks, calls: [], images: [], simSteps: 0, waiting, signalStopped };
+  return { startedAt: performance.now(), budget, hooks, calls: [], images: [], simSteps: 0, waiting, signalStopped, answers: new Map(), answerSeq: 0 };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -147,6 +171,8 @@ function errorReply(type: string, message: string): string {
 
 export interface BridgeOptions {
   registry: PrimitiveRegistry;
+  /** Answer repeats of cacheable queries in the cell (default true; false: every call makes the hop). */
+  queryCache?: boolean;
   countSimSteps?: () => number;
   extractImages?: ImageExtractor;
   /** The runtime's stop: records why, terminates the execution. */
@@ -174,14 +200,36 @@ export class PrimitiveBridge {
     return this.opts.countSimSteps ? this.opts.countSimSteps() : 0;
   }
 
-  /** Called (through a Reference) by every `robo.*` wrapper in the cell. */
-  async handle(name: unknown, argsJson: unknown): Promise<string> {
+  /**
+   * Records the calls the cell answered from its query cache since it last reported: `ids`, the
+   * answers' ids joined by commas. Unknown ids (never expected) are skipped.
+   */
+  recordRepeats(cell: CellState, ids: unknown): void {
+    if (typeof ids !== 'string' || ids === '') return;
+    const list = ids.split(',', MAX_REPEATS_PER_REPORT + 1);
+    for (const id of list.slice(0, MAX_REPEATS_PER_REPORT)) {
+      const a = cell.answers.get(Number(id));
+      if (!a) continue;
+      const record: PrimitiveCallRecord = { name: a.primitive.spec.name, args: a.named, outcome: 'ok', simSteps: 0, wallMs: 0 };
+      cell.calls.push(record);
+      cell.hooks.onPrimitiveCall?.(record);
+      a.primitive.recordRepeat?.(a.named, a.value);
+    }
+  }
+
+  /** Called (through a Reference) by every `robo.*` wrapper in the cell, with the repeats answered since its last call. */
+  async handle(name: unknown, argsJson: unknown, repeats?: unknown): Promise<string> {
     const cell = this.cell;
     if (!cell) return errorReply('Error', 'robo calls are only possible while a cell runs');
+    // The repeats came before this call, whatever becomes of it.
+    this.recordRepeats(cell, repeats);
     if (cell.stop) return STOP_REPLY;
     if (typeof name !== 'string' || typeof argsJson !== 'string') return errorReply('Error', 'malformed robo call');
     const primitive = this.primitives.get(name);
     if (!primitive) return errorReply('PrimitiveError', `robo.${name} is not a primitive`);
+    const cacheable = this.opts.queryCache !== false && primitive.spec.cacheable === true;
+    // Anything else may change the world: the cell side has forgotten its answers too.
+    if (!cacheable) cell.answers.clear();
     const elapsedMs = performance.now() - cell.startedAt;
     if (elapsedMs >= cell.budget.wallMs) {
       this.opts.stopCell(cell, { reason: 'wall-budget', message: `cell stopped: wall-time budget of ${cell.budget.wallMs} ms used up (at robo.${name})` });
@@ -260,7 +308,13 @@ export class PrimitiveBridge {
         cell.images.push(img);
         cell.hooks.onImage?.(img);
       }
-      return 'v' + toJsonForCell(forCell);
+      const json = toJsonForCell(forCell);
+      if (cacheable && images.length === 0 && cell.answers.size < MAX_CACHED_ANSWERS) {
+        const id = ++cell.answerSeq;
+        cell.answers.set(id, { primitive, named, value: raced.value });
+        return `c${id}:${json}`;
+      }
+      return 'v' + json;
     } catch (err) {
       return errorReply('Error', `robo.${name}: its result could not be passed to the cell: ${errorMessage(err)}`);
     }

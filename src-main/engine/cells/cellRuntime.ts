@@ -18,6 +18,11 @@ export interface CellRuntimeOptions {
   /** Total sim steps taken so far in the episode; the runtime charges each call's difference. */
   countSimSteps?: () => number;
   extractImages?: ImageExtractor;
+  /**
+   * Repeats of cacheable queries (robo.state(), robo.find(q)) answered inside the sandbox until the
+   * cell calls anything else (bridge.ts). Default true; false makes every call cross to the host.
+   */
+  queryCache?: boolean;
   defaultBudget?: Partial<CellBudget>;
   maxOutputChars?: number;
   maxValueChars?: number;

@@ -196,6 +196,15 @@ const makeError = (type, message) => {
   return e;
 };
 
+// The query cache (bridge.ts): the host's \`c<id>:<json>\` answers of pure queries, by call, until
+// any other call; a repeat is answered here (a fresh parse each time) and reported by id with the
+// next host call or at the cell's end. Null-prototype records: no builtin a cell replaced is used.
+let answers = { __proto__: null };
+const cacheable = { __proto__: null };
+let repeats = '', repeatCount = 0;
+const forgetAnswers = () => { answers = { __proto__: null }; };
+const takeRepeats = () => { const r = repeats; repeats = ''; repeatCount = 0; return r; };
+
 const robo = { __proto__: null };
 for (let i = 0; i < specs.length; i++) {
   const spec = specs[i];
@@ -205,9 +214,26 @@ for (let i = 0; i < specs.length; i++) {
     try { json = jsonStringify(args); } catch (e) {
       throw new PrimitiveError('robo.' + name + ': arguments must be plain data (numbers, strings, booleans, arrays, objects)');
     }
-    const reply = call(applySyncPromise, hostCall, [undefined, [name, json === undefined ? '[]' : json]]);
+    if (json === undefined) json = '[]';
+    const key = name + ' ' + json;
+    if (cacheable[name] === true) {
+      const hit = answers[key];
+      if (hit !== undefined && repeatCount < limits.maxRepeats) {
+        repeats = repeatCount === 0 ? hit.id : repeats + ',' + hit.id;
+        repeatCount++;
+        return jsonParse(hit.json);
+      }
+    } else forgetAnswers(); // this call may change the world
+    const reply = call(applySyncPromise, hostCall, [undefined, [name, json, takeRepeats()]]);
     const kind = call(strCharCodeAt, reply, [0]);
     if (kind === 33) { for (;;) {} } // '!': stopped by the host; wait (uncatchably) for termination
+    if (kind === 99) { // 'c'
+      const at = call(strIndexOf, reply, [':']);
+      const answer = { __proto__: null, id: call(strSlice, reply, [1, at]), json: call(strSlice, reply, [at + 1]) };
+      cacheable[name] = true;
+      answers[key] = answer;
+      return jsonParse(answer.json);
+    }
     const body = jsonParse(call(strSlice, reply, [1]));
     if (kind === 101) throw makeError(body.type, body.message); // 'e'
     return body;
@@ -264,6 +290,7 @@ const describeError = (e, cellName) => {
 // checkpoint that ends the call, still inside the cell's budget), \`finish\` renders the outcome.
 let last = null;
 const run = (code, cellName) => {
+  forgetAnswers(); takeRepeats(); // the world may have changed between cells
   last = { __proto__: null, ok: true, value: undefined, error: undefined };
   try {
     last.value = indirectEval(code + '\n//# sourceURL=' + cellName);
@@ -273,14 +300,17 @@ const run = (code, cellName) => {
   }
 };
 const finish = () => {
-  const res = { __proto__: null, ok: last !== null && last.ok, value: undefined, error: last === null ? undefined : last.error, stdout: '', dropped: 0 };
+  const res = { __proto__: null, ok: last !== null && last.ok, value: undefined, error: last === null ? undefined : last.error, stdout: '', dropped: 0, repeats: '' };
   if (res.ok && last.value !== undefined) {
     try { res.value = renderCapped(last.value, limits.maxValueChars); } catch (e) { res.value = '[value could not be rendered]'; }
   }
   last = null;
   const o = take();
   res.stdout = o.stdout; res.dropped = o.dropped;
+  res.repeats = takeRepeats();
   return jsonStringify(res);
 };
-return freeze({ __proto__: null, run, finish, takeOutput: () => { last = null; return jsonStringify(take()); } });
+// After a stopped cell: its output and the repeats it answered before the stop.
+const takeOutput = () => { last = null; const o = take(); o.repeats = takeRepeats(); forgetAnswers(); return jsonStringify(o); };
+return freeze({ __proto__: null, run, finish, takeOutput });
 `;

@@ -11,7 +11,7 @@
  */
 import ivm from 'isolated-vm';
 import { auditCell } from './audit';
-import { newCellState, PrimitiveBridge, type CellState } from './bridge';
+import { MAX_REPEATS_PER_REPORT, newCellState, PrimitiveBridge, type CellState } from './bridge';
 import { PRELUDE } from './prelude';
 import { parseCell, rewriteCell } from './source';
 import { specDocs } from './specDocs';
@@ -35,6 +35,8 @@ interface DriverReply {
   error?: CellError;
   stdout: string;
   dropped: number;
+  /** Calls the cell answered from its query cache since its last host call (bridge.ts). */
+  repeats: string;
 }
 
 const TIMEOUT_MESSAGE = 'Script execution timed out.';
@@ -61,6 +63,7 @@ export class JsCellRuntime implements CellRuntime {
     this.opts = opts;
     this.bridge = new PrimitiveBridge({
       registry: opts.registry,
+      queryCache: opts.queryCache,
       countSimSteps: opts.countSimSteps,
       extractImages: opts.extractImages,
       stopCell: (cell, stop) => this.stopCell(cell, stop),
@@ -102,7 +105,7 @@ export class JsCellRuntime implements CellRuntime {
       },
     });
     const context = await isolate.createContext();
-    const hostCall = new ivm.Reference((name: unknown, argsJson: unknown) => this.bridge.handle(name, argsJson));
+    const hostCall = new ivm.Reference((name: unknown, argsJson: unknown, repeats: unknown) => this.bridge.handle(name, argsJson, repeats));
     const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
       const cell = this.bridge.cell;
       if (!cell || typeof text !== 'string') return;
@@ -115,6 +118,7 @@ export class JsCellRuntime implements CellRuntime {
       maxValueChars: this.opts.maxValueChars ?? 10_000,
       maxDepth: 3,
       maxItems: 50,
+      maxRepeats: MAX_REPEATS_PER_REPORT,
     };
     const driver = await context.evalClosure(PRELUDE, [hostCall, hostLog, JSON.stringify(specDocs(this.bridge.specs())), JSON.stringify(limits)], {
       result: { reference: true },
@@ -302,7 +306,8 @@ export class JsCellRuntime implements CellRuntime {
       }
       if (!lostIsolate) {
         try {
-          const out = JSON.parse(await sb.takeOutput.apply(undefined, [], { timeout: 1_000, result: { copy: true } })) as { stdout: unknown; dropped: unknown };
+          const out = JSON.parse(await sb.takeOutput.apply(undefined, [], { timeout: 1_000, result: { copy: true } })) as { stdout: unknown; dropped: unknown; repeats: unknown };
+          this.bridge.recordRepeats(cell, out.repeats);
           result.stdout = typeof out.stdout === 'string' ? out.stdout : '';
           result.stdoutTruncatedChars = typeof out.dropped === 'number' ? out.dropped : 0;
         } catch {
@@ -310,6 +315,7 @@ export class JsCellRuntime implements CellRuntime {
         }
       }
     }
+    if (reply) this.bridge.recordRepeats(cell, reply.repeats);
     this.bridge.cell = null;
     if (!lostIsolate) await this.drainTerminations(sb);
     else await this.teardownSandbox();
@@ -386,5 +392,5 @@ function parseDriverReply(raw: unknown): DriverReply {
     const e = (typeof v.error === 'object' && v.error !== null ? v.error : {}) as Record<string, unknown>;
     error = { type: str(e.type) ?? 'Error', message: str(e.message) ?? '', line: int(e.line), column: int(e.column), stack: str(e.stack) };
   }
-  return { ok: v.ok === true, value: str(v.value), error, stdout: str(v.stdout) ?? '', dropped: typeof v.dropped === 'number' ? v.dropped : 0 };
+  return { ok: v.ok === true, value: str(v.value), error, stdout: str(v.stdout) ?? '', dropped: typeof v.dropped === 'number' ? v.dropped : 0, repeats: str(v.repeats) ?? '' };
 }

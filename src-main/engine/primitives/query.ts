@@ -65,6 +65,7 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
           { name: 'objects', type: '{ name, kind, colour, position: [x,y,z], yaw }[]', doc: `Every task object with its measured pose: position (m, world frame) is ${OBJECT_POSITION_DOC}; yaw about the vertical (rad).` },
         ],
         motion: false,
+        cacheable: true,
         errors: [ARGUMENT_ERROR],
       },
       run: async () => {
@@ -100,6 +101,7 @@ export function queryPrimitives(world: RobotWorld): PrimitiveDef[] {
           { name: 'matches', type: 'string[]', doc: 'Every matching object name (more than one: the query was ambiguous).' },
         ],
         motion: false,
+        cacheable: true,
         errors: [ARGUMENT_ERROR],
       },
       run: async (args) => {

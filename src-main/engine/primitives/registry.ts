@@ -80,7 +80,12 @@ export class Registry implements PrimitiveRegistry {
   get(name: string): Primitive | undefined {
     const def = this.defs.get(name);
     if (!def) return undefined;
-    return { spec: def.spec, invoke: (args) => this.call(def, args) };
+    return {
+      spec: def.spec,
+      invoke: (args) => this.call(def, args),
+      // A repeat answered in the cell took no steps and, on the host, no time.
+      recordRepeat: (args, result) => void this.ledger.push({ name: def.spec.name, args: { ...args }, simSteps: 0, wallMs: 0, outcome: 'ok', result }),
+    };
   }
 
   /** Invokes by name; an unknown name is a PrimitiveError listing the known ones. */

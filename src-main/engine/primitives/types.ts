@@ -33,6 +33,12 @@ export interface PrimitiveSpec {
   /** True when the primitive moves the robot (the tool-calling arm attaches images after these). */
   motion: boolean;
   /**
+   * A pure read of the world: its result depends only on the world's state and its arguments, and
+   * calling it changes nothing. A cell may answer a repeat of such a call from the last answer until
+   * it calls anything else (cells/bridge.ts, the query cache); the repeat is still recorded.
+   */
+  cacheable?: boolean;
+  /**
    * The errors a call can raise, one sentence each naming the error type ("PrimitiveError: …",
    * "EpisodeFinished: …"). Both arms get them; an empty list documents that the call never fails.
    */
@@ -48,6 +54,11 @@ export type NamedArgs = Record<string, unknown>;
 export interface Primitive {
   spec: PrimitiveSpec;
   invoke(args: NamedArgs): Promise<unknown>;
+  /**
+   * Records a call of a cacheable primitive that was answered, with `result`, from an earlier
+   * identical call's answer (the ledger gets the entry an invocation would have made).
+   */
+  recordRepeat?(args: NamedArgs, result: unknown): void;
 }
 
 export interface PrimitiveRegistry {

@@ -39,6 +39,8 @@ interface DriverReply {
   tampered: boolean;
   stdout: string;
   dropped: number;
+  /** Calls answered from the query cache since the cell's last host call (cells/bridge.ts). */
+  repeats: string;
 }
 
 export class PythonCellRuntime implements CellRuntime {
@@ -62,6 +64,7 @@ export class PythonCellRuntime implements CellRuntime {
     this.limits = { ...DEFAULT_PY_LIMITS, ...(opts.memoryLimitMb ? { memoryLimitMb: opts.memoryLimitMb } : {}) };
     this.bridge = new PrimitiveBridge({
       registry: opts.registry,
+      queryCache: opts.queryCache,
       countSimSteps: opts.countSimSteps,
       extractImages: opts.extractImages,
       stopCell: (cell, stop) => this.stopCell(cell, stop),
@@ -119,7 +122,7 @@ export class PythonCellRuntime implements CellRuntime {
     }
     await sb.bind(
       {
-        call: (name, argsJson) => this.bridge.handle(name, argsJson),
+        call: (name, argsJson, repeats) => this.bridge.handle(name, argsJson, repeats),
         log: (level, text) => {
           const cell = this.bridge.cell;
           if (!cell || typeof text !== 'string') return;
@@ -210,6 +213,7 @@ export class PythonCellRuntime implements CellRuntime {
       clearTimeout(this.killTimer);
       sb.clearInterrupt();
     }
+    if (reply) this.bridge.recordRepeats(cell, reply.repeats);
     this.bridge.cell = null;
     await this.bridge.settle();
 
@@ -298,5 +302,6 @@ function parseDriverReply(raw: unknown): DriverReply {
     tampered: v.tampered === true,
     stdout: str(v.stdout) ?? '',
     dropped: typeof v.dropped === 'number' ? v.dropped : 0,
+    repeats: str(v.repeats) ?? '',
   };
 }

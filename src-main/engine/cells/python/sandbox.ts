@@ -21,7 +21,8 @@ export interface PySandboxLimits {
 export const DEFAULT_PY_LIMITS: PySandboxLimits = { memoryLimitMb: 256, wasmMaxMb: 512 };
 
 export interface SandboxBinding {
-  call(name: unknown, argsJson: unknown): Promise<string>;
+  /** `repeats`: the query cache's answers repeated since the last call (cells/bridge.ts). */
+  call(name: unknown, argsJson: unknown, repeats: unknown): Promise<string>;
   log(level: unknown, text: unknown): void;
 }
 
@@ -148,9 +149,9 @@ async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: ivm
   await runScripts(isolate, context, limits);
   const sabBuf = new SharedArrayBuffer(8);
   const interrupt = new Int32Array(sabBuf);
-  const hostCall = new ivm.Reference(async (name: unknown, argsJson: unknown): Promise<string> => {
+  const hostCall = new ivm.Reference(async (name: unknown, argsJson: unknown, repeats: unknown): Promise<string> => {
     const b = box.sb?.binding;
-    return b ? b.call(name, argsJson) : 'e' + JSON.stringify({ type: 'Error', message: 'robo calls are only possible while a cell runs' });
+    return b ? b.call(name, argsJson, repeats) : 'e' + JSON.stringify({ type: 'Error', message: 'robo calls are only possible while a cell runs' });
   });
   const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
     box.sb?.binding?.log(level, text);
