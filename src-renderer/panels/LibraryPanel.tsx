@@ -132,6 +132,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
               <span className="muted small" data-testid="row-detail">
                 {e.name ? `${instanceLine(e)} · ` : ''}{e.interface} · {e.modelLabel}{e.bundled ? ' · example' : ''}{e.parentId ? ' · fork' : ''} · {e.llmCalls} call{e.llmCalls === 1 ? '' : 's'} · {fmtTokens(e.inputTokens)} in · {fmtUsd(e.costUsd)}
               </span>
+              {e.problem && <span className="warn small episode-problem" data-testid="row-problem" title={e.problem}>Cannot be opened: {e.problem}. Listed from the lines that can be read.</span>}
             </div>
             <div className="episode-actions">
               <label title="pick for the duel view"><input type="checkbox" checked={duelPick.includes(e.id)} onChange={() => toggleDuel(e.id)} data-testid="duel-pick" /> duel</label>

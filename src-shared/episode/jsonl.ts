@@ -17,6 +17,8 @@ export class EventLinesError extends EpisodeFormatError {
   constructor(
     readonly where: string,
     readonly problems: EventLineProblem[],
+    /** The events of the lines that did parse, in order: what can still be shown of the episode. */
+    readonly readable: EpisodeEvent[] = [],
   ) {
     const shown = problems.slice(0, 3).map((p, i) => `${i === 0 ? '' : 'line '}${p.line}: ${p.reason}`);
     const more = problems.length > 3 ? ` (and ${problems.length - 3} more bad lines)` : '';
@@ -66,13 +68,16 @@ export function parseEventLines(text: string, where = 'events.jsonl'): ParsedEve
     const parsed = EpisodeEvent.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      problems.push({ line: i + 1, reason: clip(`${issue.path.join('.') || '(root)'}: ${issue.message}`) });
+      const where = issue.path.join('.') || '(root)';
+      // The schema's own message lists all nine event types: the reader needs only to know it is none of them.
+      const reason = issue.code === 'invalid_union' && where === 'type' ? 'not a known event type' : issue.message;
+      problems.push({ line: i + 1, reason: clip(`${where}: ${reason}`) });
       continue;
     }
     events.push(parsed.data);
     kept.push(lines[i] + '\n');
   }
-  if (problems.length) throw new EventLinesError(where, problems);
+  if (problems.length) throw new EventLinesError(where, problems, events);
   return { events, truncatedTail, eventText: kept.join('') };
 }
 

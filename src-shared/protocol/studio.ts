@@ -39,6 +39,11 @@ export const LibraryEntry = EpisodeSummary.extend({
   parentId: z.string().nullable(),
   bundled: z.boolean(),
   live: z.boolean(),
+  /**
+   * Why its events cannot be read (the bad lines, by number), or null. Such an episode is listed
+   * from what did parse, so it stays visible and deletable; opening it reports the same problem.
+   */
+  problem: z.string().nullable(),
 });
 export type LibraryEntry = z.infer<typeof LibraryEntry>;
 

@@ -126,6 +126,15 @@ export interface LoadedEpisode {
 
 /** Loads an episode folder. A cut-off last line is dropped; any other bad line is an error naming it (parseEventLines). */
 export function loadEpisode(dir: string): LoadedEpisode {
+  const meta = loadMeta(dir);
+  const eventsPath = join(dir, EVENTS_FILE);
+  const text = existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8') : '';
+  const { events, truncatedTail } = parseEventLines(text, eventsPath);
+  return { dir, meta, events, truncatedTail };
+}
+
+/** An episode folder's meta.json, migrated to the current schema; a format error names the file. */
+export function loadMeta(dir: string): EpisodeMeta {
   const metaPath = join(dir, META_FILE);
   if (!existsSync(metaPath)) throw new EpisodeFormatError(`${dir}: no ${META_FILE}; not an episode folder`);
   let rawMeta: unknown;
@@ -134,11 +143,7 @@ export function loadEpisode(dir: string): LoadedEpisode {
   } catch (err) {
     throw new EpisodeFormatError(`${metaPath}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  const meta = migrateMeta(rawMeta, metaPath);
-  const eventsPath = join(dir, EVENTS_FILE);
-  const text = existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8') : '';
-  const { events, truncatedTail } = parseEventLines(text, eventsPath);
-  return { dir, meta, events, truncatedTail };
+  return migrateMeta(rawMeta, metaPath);
 }
 
 /** The exact context of model call `call` (1-based): messages and tools as they were sent. */

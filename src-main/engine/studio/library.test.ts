@@ -93,6 +93,24 @@ describe('episode library', () => {
       expect(existsSync(join(lib.userDir, 'u-live', SUMMARY_FILE))).toBe(false);
     });
 
+    it('lists an episode with corrupt lines from the lines that parse, naming them, and still deletes it', () => {
+      const dir = userEpisode('u-damaged', true);
+      const broken = [...lines];
+      broken[3] = '{"type":"action",';
+      broken[5] = '{"type":"warp","t":1}';
+      writeFileSync(join(dir, 'events.jsonl'), broken.map((l) => l + '\n').join(''));
+      const e = entry('u-damaged');
+      expect(e?.problem).toBe('events.jsonl line 4: not valid JSON (at character 18); line 6: type: not a known event type');
+      expect(e?.problem).not.toContain(lib.userDir);
+      // The verdict's line parsed: how it ended is still known.
+      expect(e).toMatchObject({ outcome: 'success', bundled: false });
+      expect(existsSync(join(dir, SUMMARY_FILE))).toBe(false);
+      expect(() => lib.open('u-damaged')).toThrow(/line 4: not valid JSON/);
+      expect(entry(fixtureId)?.problem).toBeNull();
+      lib.delete('u-damaged');
+      expect(entry('u-damaged')).toBeUndefined();
+    });
+
     it('skips a folder whose meta.json is unreadable', () => {
       userEpisode('u-good', true);
       appendFileSync(join(userEpisode('u-bad', true), 'meta.json'), 'garbage');

@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { z } from 'zod';
-import { EpisodeFormatError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
+import { EpisodeFormatError, EventLinesError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
 import type { LibraryEntry } from '../../../src-shared/protocol';
-import { EVENTS_FILE, META_FILE, loadEpisode, newEpisodeId, readSummaryFile, summarizeFolder, summaryStamp, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
+import { EVENTS_FILE, META_FILE, loadEpisode, loadMeta, newEpisodeId, readSummaryFile, summarizeFolder, summaryStamp, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
 import { RpcError } from '../rpc';
 import { isWithin, realFileInside } from './safeFiles';
@@ -125,17 +125,33 @@ export class EpisodeLibrary {
         if (!EPISODE_ID.test(name)) continue;
         const dir = join(root, name);
         if (!existsSync(join(dir, META_FILE))) continue;
+        let summary: EpisodeSummary;
+        let problem: string | null = null;
         try {
-          const summary = this.live.has(name) ? this.liveSummary(dir) : this.summaryOf(dir, bundled);
-          const side = this.sidecar(dir);
-          out.push({ ...summary, name: side.name, parentId: side.parentId, bundled, live: this.live.has(summary.id) });
-        } catch {
-          // A corrupt folder must not hide the rest; opening it reports the problem.
-          continue;
+          summary = this.live.has(name) ? this.liveSummary(dir) : this.summaryOf(dir, bundled);
+        } catch (err) {
+          // Corrupt events: listed from the lines that parse, with the problem, so the episode does not vanish.
+          if (!(err instanceof EventLinesError)) continue;
+          const meta = this.readableMeta(dir);
+          if (!meta) continue;
+          summary = summarizeEpisode(meta, foldTotals(err.readable), this.live.has(name));
+          // The folder's path is the library's business, not the row's: the file is named as the user knows it.
+          problem = err.message.replace(err.where, EVENTS_FILE).slice(0, 500);
         }
+        const side = this.sidecar(dir);
+        out.push({ ...summary, name: side.name, parentId: side.parentId, bundled, live: this.live.has(summary.id), problem });
       }
     }
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** A folder's meta, or null when it too is unreadable (such a folder is not listed: it names no episode). */
+  private readableMeta(dir: string): EpisodeMeta | null {
+    try {
+      return loadMeta(dir);
+    } catch {
+      return null;
+    }
   }
 
   /** Events still arriving: folded from the parse the viewer keeps anyway (no summary file yet). */
