@@ -44,6 +44,8 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
   const run = async () => {
     setBusy(true);
     setError(null);
+    // The last cell's result would read as this one's while it runs.
+    setResult(null);
     setPrinted('');
     pending.current = [];
     const off = client.on('scratch/printed', (e) => {

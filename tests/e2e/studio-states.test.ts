@@ -72,13 +72,20 @@ describe('studio states', () => {
     // The judge's word on the scratch world (at the selected moment of the opened example) comes with every result.
     await expect(page.getByTestId('scratch-verdict').textContent()).resolves.toMatch(/^judge after the cell: (solved|not solved) \(.+\)$/);
 
-    // A cell with a long budget is stopped from the Stop button, not left to run it out.
+    // A cell with a long budget is stopped from the Stop button, not left to run it out; what it
+    // printed shows while it runs.
     await page.getByTestId('scratch-budget').selectOption('60');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('print("started")\nwhile True: pass');
     await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch-printed').filter({ hasText: 'started' }).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: artifactPath('states-3b-running-cell.png') });
     await page.getByTestId('scratch-stop').click();
     await page.getByTestId('scratch').locator('pre.error').filter({ hasText: 'stopped by the user' }).first().waitFor({ timeout: 30_000 });
     await page.getByTestId('scratch-stop').waitFor({ state: 'detached' });
-    await page.screenshot({ path: artifactPath('states-3b-stopped-cell.png') });
+    await page.screenshot({ path: artifactPath('states-3c-stopped-cell.png') });
+    await expect(page.getByTestId('scratch-stdout').textContent()).resolves.toBe('started\n');
   });
 
   it('keeps the API key in the engine and shows a model error clearly', async () => {
