@@ -2,7 +2,7 @@
  * The repo's own lint rules (tools/eslint/robocell.js) through ESLint's API: `robocell/floors`
  * fails on fixtures that import up a floor, across to a sibling room or from a room on no floor,
  * and passes on clean ones; `robocell/no-cycle` fails on import circles (type-only, three files,
- * dynamic, re-export) and passes on an acyclic pair. Then the repo's own eslint.config.js: the
+ * dynamic, re-export, require) and passes on an acyclic pair. Then the repo's own eslint.config.js: the
  * rule is wired to the engine's real floors.
  */
 import { join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ function linter(rules: Linter.RulesRecord): ESLint {
   return new ESLint({
     cwd: FIXTURES,
     overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { robocell }, rules }],
+    overrideConfig: [{ files: ['**/*.ts', '**/*.js'], languageOptions: { parser: tseslint.parser }, plugins: { robocell }, rules }],
   });
 }
 
@@ -61,12 +61,12 @@ describe('robocell/floors', () => {
 describe('robocell/no-cycle', () => {
   const eslint = linter({ 'robocell/no-cycle': 'error' });
 
-  it('fails on every file of a circle: type-only, through three files, through a dynamic import, through a re-export', async () => {
-    const p = await problems(eslint, ['cycles/**/*.ts']);
+  it('fails on every file of a circle: type-only, through three files, through a dynamic import, through a re-export, through require', async () => {
+    const p = await problems(eslint, ['cycles/**/*.ts', 'cycles/**/*.js']);
     expect(p['cycles/types/a.ts']).toEqual(['robocell/no-cycle: Import cycle: cycles/types/a.ts -> cycles/types/b.ts -> cycles/types/a.ts. Move what both sides need into a module of its own.']);
     expect(p['cycles/types/b.ts']).toHaveLength(1);
     expect(p['cycles/three/a.ts']).toEqual(['robocell/no-cycle: Import cycle: cycles/three/a.ts -> cycles/three/b.ts -> cycles/three/c.ts -> cycles/three/a.ts. Move what both sides need into a module of its own.']);
-    for (const f of ['cycles/three/b.ts', 'cycles/three/c.ts', 'cycles/dynamic/a.ts', 'cycles/dynamic/b.ts', 'cycles/reexport/index.ts', 'cycles/reexport/part.ts']) {
+    for (const f of ['cycles/three/b.ts', 'cycles/three/c.ts', 'cycles/dynamic/a.ts', 'cycles/dynamic/b.ts', 'cycles/reexport/index.ts', 'cycles/reexport/part.ts', 'cycles/require/a.js', 'cycles/require/b.js']) {
       expect(p[f], f).toHaveLength(1);
       expect(p[f][0], f).toMatch(/^robocell\/no-cycle: Import cycle: /);
     }

@@ -31,7 +31,7 @@ export function resolveRelative(fromFile, specifier) {
   return null;
 }
 
-/** Every source node of an import in the program: declarations, re-exports, dynamic and type imports. */
+/** Every source node of an import in the program: declarations, re-exports, dynamic and type imports, require. */
 function importVisitor(onSource) {
   const visit = (node) => {
     if (node.source && node.source.type === 'Literal' && typeof node.source.value === 'string') onSource(node.source.value, node);
@@ -45,6 +45,14 @@ function importVisitor(onSource) {
       const arg = node.argument;
       const lit = arg && arg.type === 'TSLiteralType' ? arg.literal : arg;
       if (lit && lit.type === 'Literal' && typeof lit.value === 'string') onSource(lit.value, node);
+    },
+    TSImportEqualsDeclaration(node) {
+      const ref = node.moduleReference;
+      if (ref.type === 'TSExternalModuleReference' && ref.expression.type === 'Literal' && typeof ref.expression.value === 'string') onSource(ref.expression.value, node);
+    },
+    CallExpression(node) {
+      const [arg] = node.arguments;
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg && arg.type === 'Literal' && typeof arg.value === 'string') onSource(arg.value, node);
     },
   };
 }
