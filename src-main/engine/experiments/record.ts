@@ -1,6 +1,7 @@
 /** A finished episode folder to its result line: what results.jsonl holds, derived from the episode itself. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { foldEvents } from '../../../src-shared/episode';
 import { EXPERIMENT_SCHEMA_VERSION, ExperimentKey, type ResultRecord } from '../../../src-shared/experiments';
 import { loadEpisode } from '../episodes/store';
 import { familyOf } from './expand';
@@ -29,14 +30,13 @@ export function readKeyFile(episodeDir: string): ExperimentKey | null {
  */
 export function recordFromEpisode(episodeDir: string, key: ExperimentKey, episodeId: string, setupMs?: number): ResultRecord | null {
   const ep = loadEpisode(episodeDir);
-  const verdict = ep.events.findLast((e) => e.type === 'verdict');
-  if (!verdict || verdict.type !== 'verdict') return null;
-  const callInputTokens: number[] = [];
-  let lastCell: { stop?: { reason: string }; namespaceLost: boolean } | null = null;
-  for (const e of ep.events) {
-    if (e.type === 'model/reply') callInputTokens.push(e.usage?.inputTokens ?? e.estimate.total);
-    if (e.type === 'action') lastCell = e.kind === 'cell' && e.cell ? e.cell : null;
-  }
+  const fold = foldEvents(ep.events);
+  const { verdict } = fold;
+  if (!verdict) return null;
+  // Each answered call's input as billed (the estimate where no usage came back).
+  const callInputTokens = fold.calls.flatMap(({ reply }) => (reply ? [reply.usage?.inputTokens ?? reply.estimate.total] : []));
+  const lastAction = fold.calls.flatMap((c) => c.actions).at(-1);
+  const lastCell = lastAction?.kind === 'cell' && lastAction.cell ? lastAction.cell : null;
   // A failure whose last cell the sandbox cut off (time, memory) is the sandbox's, not the budget's or the model's.
   const sandboxError = !verdict.success && lastCell !== null && ((lastCell.stop !== undefined && lastCell.stop.reason !== 'episode-finished') || lastCell.namespaceLost);
   return {
