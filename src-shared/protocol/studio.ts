@@ -74,6 +74,22 @@ const EpisodeId = z.object({ episodeId: z.string().min(1).max(200) });
  */
 export const MAX_IMPORT_JSON_CHARS = 3_500_000;
 
+/** A scratch cell's reply: its outcome, where it ran, and the robot and the judge after it. */
+export const ScratchResult = z.object({
+  ok: z.boolean(),
+  text: z.string(),
+  detail: CellDetail,
+  images: z.array(z.object({ label: z.string(), dataUrl: z.string() })),
+  target: z.enum(['live-run', 'scratch-world']),
+  /** The robot's state after the cell, for the 3D view; null when unavailable. */
+  frame: SceneFrame.nullable(),
+  /** The recorded moment the scratch world started from (null: it kept its own state). */
+  fromAction: z.number().int().nullable(),
+  /** The task's judge after the cell (the cell may have solved it). */
+  verdict: z.object({ success: z.boolean(), reason: z.string() }),
+});
+export type ScratchResult = z.infer<typeof ScratchResult>;
+
 export const studioMethods = {
   'catalog/get': method(z.object({}), z.object({ tasks: z.array(TaskInfo), defaults: AgentSettings, cameras: z.array(z.string()) })),
   /** `prices` is the table runs are costed with: the built-in list prices with the user's entries over them. */
@@ -142,19 +158,7 @@ export const studioMethods = {
       /** Scratch world only: first restore the recorded state after this many actions (the selected moment). */
       atAction: z.number().int().nonnegative().optional(),
     }),
-    z.object({
-      ok: z.boolean(),
-      text: z.string(),
-      detail: CellDetail,
-      images: z.array(z.object({ label: z.string(), dataUrl: z.string() })),
-      target: z.enum(['live-run', 'scratch-world']),
-      /** The robot's state after the cell, for the 3D view; null when unavailable. */
-      frame: SceneFrame.nullable(),
-      /** The recorded moment the scratch world started from (null: it kept its own state). */
-      fromAction: z.number().int().nullable(),
-      /** The task's judge after the cell. */
-      verdict: z.object({ success: z.boolean(), reason: z.string() }),
-    }),
+    ScratchResult,
   ),
   /** Stops the running scratch cell (uncatchably for the cell); the cell's own reply says how it ended. */
   'scratch/interrupt': method(z.object({}), z.object({ interrupted: z.boolean() })),

@@ -6,8 +6,8 @@
  * conversation's cells run through the agent loop).
  */
 import { readFileSync } from 'node:fs';
-import { instanceKey, type CellDetail, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
-import type { SceneFrame } from '../../../src-shared/protocol';
+import { instanceKey, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
+import type { SceneFrame, ScratchResult } from '../../../src-shared/protocol';
 import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
 import type { CellOutputLine } from '../cells/types';
@@ -17,18 +17,6 @@ import type { RunManager } from './runs';
 import { sceneFrame } from './viewer';
 
 const SCRATCH_BUDGET = { maxWallMs: 60_000, maxSimSteps: 100_000 };
-
-export interface ScratchResult {
-  ok: boolean;
-  text: string;
-  detail: CellDetail;
-  images: Array<{ label: string; dataUrl: string }>;
-  target: 'live-run' | 'scratch-world';
-  frame: SceneFrame | null;
-  fromAction: number | null;
-  /** The task's judge after the cell (the cell may have solved it). */
-  verdict: { success: boolean; reason: string };
-}
 
 export interface ScratchRunOptions {
   maxWallMs?: number;
