@@ -13,6 +13,8 @@
  * that broke the mechanism itself (e.g. by seizing every monitoring tool id).
  */
 
+import { MAX_REPEATS_PER_REPORT } from '../bridge';
+
 /** Stdlib modules imported before the memory snapshot is taken, so a runtime starts with them loaded. */
 export const PREIMPORT_PY = `
 import ast, builtins, codeop, dataclasses, inspect, io, itertools, json, linecache, math, random, re, reprlib, signal, statistics, sys, traceback, types, collections, functools
@@ -229,13 +231,59 @@ def _record(d):
     return Record((snake(k) if isinstance(k, str) and _CAMEL.match(k) else k, v) for k, v in d.items())
 
 
+# The query cache (cells/bridge.ts): the host answers a pure query as c<id>:<json>; the answer is
+# kept parsed by call (name, argument JSON) and a repeat is answered here with a copy, no host call,
+# its id reported with the next host call or in the cell's reply, where the host records it as the
+# call. Any call of a primitive never answered with c may change the world: it forgets them all.
+_answers = {}
+_cacheable = set()
+_repeats = []
+_MAX_REPEATS = ${MAX_REPEATS_PER_REPORT}
+
+
+def _fresh(v):
+    # A copy of a parsed answer: containers anew, scalars (immutable) shared; no call per scalar.
+    t = type(v)
+    if t is Record:
+        return Record([(k, _fresh(x) if type(x) in _CONTAINERS else x) for k, x in v.items()])
+    if t is list:
+        return [_fresh(x) if type(x) in _CONTAINERS else x for x in v]
+    return v
+
+
+_CONTAINERS = frozenset((Record, list))
+
+
+def _take_repeats():
+    r = ','.join(_repeats)
+    _repeats.clear()
+    return r
+
+
 def _call(name, payload):
-    try:
-        args = _dumps(payload, allow_nan=False, separators=(',', ':'))
-    except (TypeError, ValueError, RecursionError, OverflowError) as e:
-        raise PrimitiveError('robo.%s: arguments must be plain data (numbers, strings, booleans, None, lists, dicts with string keys): %s' % (name, e)) from None
-    reply = _host_call(name, args)
+    if not payload:
+        args = '[]'
+    else:
+        try:
+            args = _dumps(payload, allow_nan=False, separators=(',', ':'))
+        except (TypeError, ValueError, RecursionError, OverflowError) as e:
+            raise PrimitiveError('robo.%s: arguments must be plain data (numbers, strings, booleans, None, lists, dicts with string keys): %s' % (name, e)) from None
+    key = (name, args)
+    if name in _cacheable:
+        hit = _answers.get(key)
+        if hit is not None and len(_repeats) < _MAX_REPEATS:
+            _repeats.append(hit[0])
+            return _fresh(hit[1])
+    else:
+        _answers.clear()
+    reply = _host_call(name, args, _take_repeats())
     kind = reply[:1]
+    if kind == 'c':
+        at = reply.index(':')
+        answer = _loads(reply[at + 1:], object_hook=_record)
+        _cacheable.add(name)
+        _answers[key] = (reply[1:at], answer)
+        return _fresh(answer)
     if kind == 'v':
         return _loads(reply[1:], object_hook=_record)
     if kind == 'e':
@@ -360,6 +408,8 @@ def _describe(e, cell_name):
 
 
 def run_cell(code, cell_name):
+    _answers.clear()  # the world may have changed between cells; answer ids are per cell
+    _repeats.clear()
     res = {'ok': True, 'value': None, 'error': None, 'stopped': False, 'memory_error': False}
     _streams()
     _signal_signal(_SIGINT, _on_sigint)
@@ -394,6 +444,8 @@ def run_cell(code, cell_name):
     if _leave_stop():
         res['ok'], res['stopped'] = False, True
     res['stdout'], res['dropped'] = _out.take()
+    res['repeats'] = _take_repeats()
+    _answers.clear()
     return _dumps(res)
 
 

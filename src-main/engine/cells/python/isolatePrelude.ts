@@ -13,8 +13,6 @@
  * BOOT runs after Pyodide's own scripts: it loads Pyodide (from a memory snapshot when given one),
  * installs the driver and returns the functions the host calls per cell.
  */
-import { MAX_REPEATS_PER_REPORT } from '../bridge';
-
 export const SHIMS = String.raw`'use strict';
 (function (stdlib, wmod, seed) {
   const G = globalThis;
@@ -112,7 +110,6 @@ export const BOOT = String.raw`'use strict';
 const lockJson = $0, snapshot = $1, makeSnapshot = $2, hostCall = $3, hostLog = $4, intrSab = $5, driverPy = $6, preimportPy = $7;
 const G = globalThis;
 const ReflectApply = Reflect.apply, StringCtor = String, JsonStringify = JSON.stringify;
-const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf, strCharCodeAt = String.prototype.charCodeAt;
 const applySyncPromise = hostCall && hostCall.applySyncPromise, applyIgnored = hostLog && hostLog.applyIgnored;
 const loadPyodide = G.__loadPyodide, createModule = G.__createPyodideModule;
 delete G.__loadPyodide; delete G.__createPyodideModule;
@@ -135,31 +132,9 @@ return (async () => {
   const sink = { write: (buf) => buf.length };
   py.setStdout(sink); py.setStderr(sink);
   py.setStdin({ stdin: () => null });
-  // The query cache, as in the JavaScript prelude (cells/bridge.ts): the host's c<id>:<json> answers
-  // of pure queries by call until any other call; a repeat is answered here and reported by id.
-  let answers = { __proto__: null }, repeats = '', repeatCount = 0;
-  const cacheable = { __proto__: null };
-  const takeRepeats = () => { const r = repeats; repeats = ''; repeatCount = 0; return r; };
   const host = {
-    call: (name, json) => {
-      name = StringCtor(name); json = StringCtor(json);
-      const key = name + ' ' + json;
-      if (cacheable[name] === true) {
-        const hit = answers[key];
-        if (hit !== undefined && repeatCount < ${MAX_REPEATS_PER_REPORT}) {
-          repeats = repeatCount === 0 ? hit.id : repeats + ',' + hit.id;
-          repeatCount++;
-          return hit.reply;
-        }
-      } else answers = { __proto__: null }; // this call may change the world
-      const reply = ReflectApply(applySyncPromise, hostCall, [undefined, [name, json, takeRepeats()]]);
-      if (ReflectApply(strCharCodeAt, reply, [0]) !== 99) return reply; // not 'c'
-      const at = ReflectApply(strIndexOf, reply, [':']);
-      const answer = { __proto__: null, id: ReflectApply(strSlice, reply, [1, at]), reply: 'v' + ReflectApply(strSlice, reply, [at + 1]) };
-      cacheable[name] = true;
-      answers[key] = answer;
-      return answer.reply;
-    },
+    // repeats: the query cache's answers the driver repeated since its last call (cells/bridge.ts)
+    call: (name, json, repeats) => ReflectApply(applySyncPromise, hostCall, [undefined, [StringCtor(name), StringCtor(json), StringCtor(repeats)]]),
     log: (level, text) => { ReflectApply(applyIgnored, hostLog, [undefined, [StringCtor(level), StringCtor(text)]]); },
   };
   py.registerJsModule('_robocell_host', host);
@@ -203,12 +178,9 @@ return (async () => {
   const fatal = (e) => JsonStringify({ ok: false, fatal: true, error: { type: 'InternalError', message: 'the Python runtime failed: ' + StringCtor(e && e.message || e).slice(0, 2000) }, stdout: '', dropped: 0 });
   return {
     run: (code, cellName) => {
-      answers = { __proto__: null }; takeRepeats(); // the world may have changed between cells
       let out;
       try { out = runPy(code, cellName); } catch (e) { out = fatal(e); }
       if (typeof out !== 'string' || out[0] !== '{') out = fatal('no reply');
-      answers = { __proto__: null };
-      out = '{"repeats": "' + takeRepeats() + '", ' + ReflectApply(strSlice, out, [1]);
       return intact() ? out : '{"tampered": true, ' + out.slice(1);
     },
     install: (specsJson, limitsJson) => { installPy(specsJson, limitsJson); return true; },
