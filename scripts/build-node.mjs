@@ -9,6 +9,8 @@ await build({
     bench: 'src-main/engine/bench/main.ts',
     // the workers benchmark's episode worker, alone so its memory is a worker's
     'bench-worker': 'src-main/engine/bench/workerChild.ts',
+    // the experiment runner's worker process, alone so it starts without the CLI's other commands
+    'experiment-worker': 'src-main/engine/experiments/workerEntry.ts',
   },
   outdir: 'out/node',
   outExtension: { '.js': '.mjs' },

@@ -60,7 +60,10 @@ interface Worker {
 export interface LocalRunnerOptions {
   jobs: number;
   gate: CallGate;
-  /** The CLI to fork (defaults to this package's bin/robocell.mjs). */
+  /**
+   * A CLI to fork as `CLI experiment worker` instead of the built worker entry
+   * (out/node/experiment-worker.mjs, the same workerMain without the CLI's other commands).
+   */
   cliPath?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -81,7 +84,8 @@ export class LocalProcessRunner implements EpisodeRunner {
 
   private spawn(): Worker {
     const forkedAt = performance.now();
-    const child = fork(this.o.cliPath ?? join(packageRoot(), 'bin', 'robocell.mjs'), ['experiment', 'worker'], {
+    const [modulePath, args] = this.o.cliPath ? [this.o.cliPath, ['experiment', 'worker']] : [join(packageRoot(), 'out', 'node', 'experiment-worker.mjs'), []];
+    const child = fork(modulePath, args, {
       execArgv: [...process.execArgv, ...WORKER_NODE_FLAGS],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, ...this.o.env, ROBOCELL_MUJOCO_QUIET: '1' },

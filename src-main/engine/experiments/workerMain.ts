@@ -1,6 +1,6 @@
 /**
- * The worker process (`robocell experiment worker`, started by the coordinator with an IPC
- * channel): one episode at a time, each with its own sim, renderer and sandbox in this process
+ * The worker process (out/node/experiment-worker.mjs, or `robocell experiment worker`, started by
+ * the coordinator with an IPC channel): one episode at a time, each with its own sim, renderer and sandbox in this process
  * (one Dawn device per process). It obeys only its parent: Ctrl-C reaches the whole process
  * group, and the coordinator decides what a stop means; if the parent dies, it stops and exits.
  */
