@@ -4,7 +4,7 @@
  * the parent's), runs the edited action, then stops or hands the conversation to a model. It is a
  * fork: saved on its own and linked to its parent.
  */
-import type { EpisodeEvent, ModelInfo, ModelReplyEvent } from '../../../src-shared/episode';
+import { foldEvents, type EpisodeEvent, type EventFold, type ModelInfo } from '../../../src-shared/episode';
 import type { ModelChoice } from '../../../src-shared/protocol';
 import type { CompleteOptions, Model, ModelContext, ModelReply } from '../agent/model';
 import { checkStateHashes, stateHashes } from '../agent/replay';
@@ -34,7 +34,8 @@ export class ReplayModel implements Model {
   readonly info: ModelInfo;
 
   constructor(
-    private readonly recorded: Map<number, ModelReplyEvent>,
+    /** The parent's events, folded: its reply to each call. */
+    private readonly recorded: EventFold,
     private readonly editedCall: number,
     private readonly editedArguments: string,
     private readonly next: Model | null,
@@ -59,7 +60,7 @@ export class ReplayModel implements Model {
       if (!this.next) throw new Error('the replay ended after the edited action');
       return this.next.complete(context, opts);
     }
-    const rec = this.recorded.get(this.calls);
+    const rec = this.recorded.call(this.calls)?.reply;
     if (!rec) throw new Error(`the parent episode has no reply for call ${this.calls}`);
     const toolCalls = (rec.reply.toolCalls ?? []).map((c, i) => (this.calls === this.editedCall && i === 0 ? { ...c, arguments: this.editedArguments } : c));
     return {
@@ -85,12 +86,10 @@ export class Forks {
 
   async fork(req: ForkRequest): Promise<ForkResult> {
     const parent = this.library.open(req.episodeId);
-    const actions = parent.events.filter((e): e is Extract<EpisodeEvent, { type: 'action' }> => e.type === 'action');
-    const target = actions.find((a) => a.index === req.action);
+    const folded = foldEvents(parent.events);
+    const target = folded.calls.flatMap((c) => c.actions).find((a) => a.index === req.action);
     if (!target) throw new RpcError('not-found', `episode ${req.episodeId} has no action ${req.action}`);
-    const replies = new Map<number, ModelReplyEvent>();
-    for (const e of parent.events) if (e.type === 'model/reply') replies.set(e.call, e);
-    const reply = replies.get(target.call);
+    const reply = folded.call(target.call)?.reply;
     if (!reply?.reply.toolCalls?.length) throw new RpcError('invalid-argument', `call ${target.call} has no tool call to edit`);
     let editedArguments: string;
     if (target.kind === 'cell') editedArguments = JSON.stringify({ code: req.edited });
@@ -104,7 +103,7 @@ export class Forks {
       }
     }
     const next = req.continueWithModel ? this.models(req.model ?? (parent.meta.model.scripted ? 'heuristic' : 'endpoint')) : null;
-    const model = new ReplayModel(replies, target.call, editedArguments, next, parent.meta.id, parent.meta.model);
+    const model = new ReplayModel(folded, target.call, editedArguments, next, parent.meta.id, parent.meta.model);
     // The fork's own start and prefix actions: their state hashes are checked against the parent's.
     const replayed: EpisodeEvent[] = [];
     let reachedEdit: () => void = () => undefined;
