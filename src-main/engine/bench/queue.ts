@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExperimentSpecInput } from '../../../src-shared/experiments';
+import { episodeWallMs, type ExperimentSpecInput } from '../../../src-shared/experiments';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { runExperiment, type RunExperimentOptions } from '../experiments/coordinator';
 import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
@@ -31,7 +31,7 @@ async function timed(root: string, name: string, spec: ExperimentSpecInput, o: (
   const wallMs = performance.now() - t0;
   if (s.end !== 'complete') throw new Error(`${name}: ${s.detail}`);
   const records = folder.results().records;
-  return { episodes: records.length, wallMs, episodeWallMs: records.reduce((a, r) => a + r.totals.wallMs, 0), perHour: (records.length / wallMs) * 3_600_000 };
+  return { episodes: records.length, wallMs, episodeWallMs: records.reduce((a, r) => a + episodeWallMs(r), 0), perHour: (records.length / wallMs) * 3_600_000 };
 }
 
 function startWorkers(url: string, root: string, n: number): Promise<ChildProcess[]> {
