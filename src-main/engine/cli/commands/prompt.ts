@@ -27,13 +27,13 @@ export const promptCommand: Command = {
       },
     });
     const instance = instanceFromArgs(values);
-    const arm = interfaceFromArgs(values);
+    const iface = interfaceFromArgs(values);
     const entry = environmentFromArgs(instance);
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
     // As `robocell run` does: the renderer is attached unless --no-render (it starts on the first image, so none starts here).
     const env = await entry.create(instance, { render: !values['no-render'], language: settings.language });
     try {
-      const { messages, tools } = initialContext(env, arm, settings);
+      const { messages, tools } = initialContext(env, iface, settings);
       const body = {
         ...(values.model ? { model: values.model } : {}),
         messages: toWireMessages(messages, () => new Uint8Array()),

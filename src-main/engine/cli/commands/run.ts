@@ -49,7 +49,7 @@ export const runCommand: Command = {
       },
     });
     const instance = instanceFromArgs(values);
-    const arm = interfaceFromArgs(values);
+    const iface = interfaceFromArgs(values);
     const entry = environmentFromArgs(instance);
     // The environment's observation policy (cameras, images) unless the options name one.
     const settings = settingsFromArgs(values, { ...DEFAULT_SETTINGS, ...entry.observation });
@@ -67,21 +67,21 @@ export const runCommand: Command = {
     }
     const outRoot = values.out ? resolve(values.out) : defaultEpisodesDir();
     const log = (s: string) => process.stderr.write(s + '\n');
-    log(`robocell run: ${instance.taskId}/${instance.variant} seed ${instance.seed}, ${arm} arm, model ${model.info.label}`);
+    log(`robocell run: ${instance.taskId}/${instance.variant} seed ${instance.seed}, ${iface} arm, model ${model.info.label}`);
     // Images need the headless renderer; --no-render runs without any (the model is told nothing is attached).
-    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language, prewarmCells: arm === 'code' });
+    const env = await entry.create(instance, { render: !values['no-render'], language: settings.language, prewarmCells: iface === 'code' });
     const stop = new AbortController();
     const onSigint = () => stop.abort();
     process.once('SIGINT', onSigint);
     try {
-      const out = await runEpisode({ env, model, interface: arm, settings, outRoot, prices, signal: stop.signal, onEvent: (e) => {
+      const out = await runEpisode({ env, model, interface: iface, settings, outRoot, prices, signal: stop.signal, onEvent: (e) => {
         const line = progressLine(e);
         if (line) log(line);
       } });
       const t = out.totals;
       const summary = {
         instance,
-        interface: arm,
+        interface: iface,
         model: model.info.label,
         success: out.success,
         finish: out.finish,
