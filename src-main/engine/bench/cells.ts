@@ -5,6 +5,7 @@
  */
 import ivm from 'isolated-vm';
 import { z } from 'zod';
+import { median } from '../../../src-shared/experiments/stats';
 import { JsCellRuntime } from '../cells/runtime';
 import type { PrimitiveRegistry, PrimitiveSpec } from '../primitives/types';
 import type { CellLanguage } from '../cells/cellRuntime';
@@ -14,7 +15,6 @@ import { benchPythonCells } from './cellsPython';
 import type { BenchSuite } from './suite';
 import { reportTarget } from './targets';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (v: number, unit: string, digits = 2): string => `${v.toFixed(digits)} ${unit}`;
 
 /** Two primitives that do nothing, so only the bridge is measured. */

@@ -4,13 +4,13 @@
  * episode, an empty cell, a `robo` round trip, and the resident memory each runtime adds.
  * Targets (issue 13): empty cell < 5 ms, round trip < 3× JavaScript's, first pooled cell < 50 ms.
  */
+import { median } from '../../../src-shared/experiments/stats';
 import type { CellRuntime } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
 import { closePythonPools, poolStats, prewarmPython, startSandboxUnpooled } from '../cells/python/pool';
 import type { PrimitiveRegistry } from '../primitives/types';
 import { reportTarget } from './targets';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (v: number, d = 2) => `${v.toFixed(d)} ms`;
 
 async function timeMs(fn: () => Promise<unknown>): Promise<number> {

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { episodeWallMs, type ExperimentSpecInput } from '../../../src-shared/experiments';
+import { median } from '../../../src-shared/experiments/stats';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { runExperiment, type FinishedEpisode } from '../experiments/coordinator';
 import { defaultOfflineModel, prepareExperiment } from '../experiments/setup';
@@ -41,10 +42,9 @@ async function timedRun(root: string, name: string, spec: ExperimentSpecInput, j
   const setupMs = records.reduce((a, r) => a + (r.setupMs ?? 0), 0);
   const firstSetupMs = records[0]?.setupMs ?? 0;
   const startupMs = s.workerStartupMs.reduce((a, b) => a + b, 0);
-  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs: sumEpisodeMs, setupMs, firstSetupMs, medianSetupMs: median(records.map((r) => r.setupMs ?? 0)), startupMs, perHour: (records.length / wallMs) * 3_600_000 };
+  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs: sumEpisodeMs, setupMs, firstSetupMs, medianSetupMs: records.length ? median(records.map((r) => r.setupMs ?? 0)) : 0, startupMs, perHour: (records.length / wallMs) * 3_600_000 };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 export const experimentSuite: BenchSuite = {

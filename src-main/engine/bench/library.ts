@@ -7,12 +7,12 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from '../../../src-shared/experiments/stats';
 import { EVENTS_FILE, META_FILE, SUMMARY_FILE } from '../episodes/store';
 import { bundledEpisodesDir, EpisodeLibrary } from '../studio/library';
 import type { BenchSuite } from './suite';
 
 const EPISODES = 200;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function timeMs(fn: () => unknown): number {
   const t0 = performance.now();

@@ -6,6 +6,7 @@
  * the GLES backend in a child process, and the process's peak memory.
  */
 import { spawnSync } from 'node:child_process';
+import { median } from '../../../src-shared/experiments/stats';
 import { HeadlessRenderer } from '../render/headless';
 import { encodeRgbaAsPng } from '../render/png';
 import { SimRenderView } from '../render/simView';
@@ -20,7 +21,6 @@ const FRAMES = 30;
 const TARGET_MS_320 = 25;
 const SIZES: Array<[number, number]> = [[320, 240], [640, 480]];
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 let peakRss = 0;

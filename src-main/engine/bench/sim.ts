@@ -5,6 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from '../../../src-shared/experiments/stats';
 import { assetsDir } from '../paths';
 import { ArmController, arm7Spec } from '../robots/controller';
 import { loadPanda, pandaScenePath, type PandaRobot } from '../robots/panda';
@@ -14,7 +15,6 @@ import type { BenchSuite } from './suite';
 const STEPS = 5000;
 const ROUNDS = 7;
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rate = (steps: number, ms: number): number => (steps / ms) * 1000;
 const fmtRate = (r: number): string => `${Math.round(r).toLocaleString('en-US')} steps/s`;
 
