@@ -4,7 +4,7 @@
  * call k is the first `messageCount` messages of the `message` events plus the tools.
  */
 import { z } from 'zod';
-import { AssistantMessage, Message, TokenUsage, ToolDef } from './messages';
+import { AssistantMessage, FinishReason, Message, TokenUsage, ToolDef } from './messages';
 
 /** 2: `settings.language` (the code arm's cell language). 3: `meta.arm` is `meta.interface`. */
 export const EPISODE_SCHEMA_VERSION = 3;
@@ -116,7 +116,7 @@ export const ModelReplyEvent = z.object({
   type: z.literal('model/reply'),
   call: z.number().int().positive(),
   reply: AssistantMessage,
-  finishReason: z.string(),
+  finishReason: FinishReason,
   /** The API's figures (truth); null when the provider sent none. */
   usage: TokenUsage.nullable(),
   estimate: Estimate,

@@ -65,8 +65,3 @@ export function costUsd(usage: Usage, price: ModelPrice): number {
   return (uncached * price.inputPerMTokUsd + usage.cachedInputTokens * price.cachedInputPerMTokUsd + usage.outputTokens * price.outputPerMTokUsd) / 1_000_000;
 }
 
-export function addUsage(a: Usage, b: Usage): Usage {
-  return { inputTokens: a.inputTokens + b.inputTokens, cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens, outputTokens: a.outputTokens + b.outputTokens };
-}
-
-export const ZERO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };

@@ -15,7 +15,6 @@ import type { Model } from './model';
 import { fromWire, WireRequest } from './wire';
 
 export type FaultKind = 'rate-limit' | 'server-error' | 'hang' | 'bad-arguments' | 'unknown-tool' | 'empty' | 'refusal' | 'multiple-tool-calls';
-export const FAULT_KINDS: FaultKind[] = ['rate-limit', 'server-error', 'hang', 'bad-arguments', 'unknown-tool', 'empty', 'refusal', 'multiple-tool-calls'];
 
 export interface TestServerOptions {
   /** Answers each request; usually the offline heuristic agent. */

@@ -4,7 +4,6 @@
  * tokens are kept as the API counted them (the same tokenizer is assumed); the images in each
  * request's context are re-counted; the result is an estimate and is labelled so.
  */
-import { join } from 'node:path';
 import { estimateReplyTokens, foldEvents, type ImagePart, type Message } from '../../../src-shared/episode';
 import { episodeWallMs, failureEnding, type EpisodeFigures, type ResultRecord } from '../../../src-shared/experiments';
 import { costUsd, imageFamilyForModel, imageTokens, priceFor, type ImageDetail, type PriceTable } from '../../../src-shared/tokens';
@@ -64,8 +63,4 @@ export function repriceEpisode(episodeDir: string, rec: ResultRecord, target: Re
     wallMs: episodeWallMs(rec),
     callInputTokens,
   };
-}
-
-export function repriceDir(episodesDir: string, rec: ResultRecord): string {
-  return join(episodesDir, rec.episodeId);
 }

@@ -4,7 +4,7 @@
  * reads of user-chosen files only from a regular file under a size cap, opened without blocking
  * (a FIFO would otherwise hang), with errors that never quote the file's contents.
  */
-import { constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -27,15 +27,6 @@ export function realFileInside(dir: string, file: string): string | null {
     return statSync(real).isFile() ? real : null;
   } catch {
     return null;
-  }
-}
-
-/** A regular file entry (not a link, not a FIFO) directly at `file`. */
-export function isPlainFile(file: string): boolean {
-  try {
-    return lstatSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 

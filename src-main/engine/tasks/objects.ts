@@ -22,7 +22,6 @@ export const COLOURS: Record<string, string> = {
   orange: '0.95 0.5 0.1 1',
   purple: '0.55 0.2 0.7 1',
 };
-export type Colour = keyof typeof COLOURS;
 export const COLOUR_NAMES = Object.keys(COLOURS);
 
 const n = (v: number): string => String(Number(v.toFixed(5)));

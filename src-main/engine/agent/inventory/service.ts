@@ -17,7 +17,6 @@ export const SERVICE_VARIANTS = {
   slow: 'also answers every request after 150–400 ms',
   flaky: 'the first query is empty, sessions expire after a few requests, and some requests are rate-limited',
 } as const;
-export type ServiceVariant = keyof typeof SERVICE_VARIANTS;
 
 export interface ServiceProfile {
   /** The first list query of the episode answers an empty page (a replica whose cache is cold). */

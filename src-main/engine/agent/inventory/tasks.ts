@@ -157,10 +157,6 @@ export function getInventoryTask(id: string): InventoryTaskDef | undefined {
   return INVENTORY_TASKS.find((t) => t.id === id);
 }
 
-export function isInventoryTask(id: string): boolean {
-  return INVENTORY_TASKS.some((t) => t.id === id);
-}
-
 export interface InventoryInstance {
   task: InventoryTaskDef;
   params: Record<string, string>;

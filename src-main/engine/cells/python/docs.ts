@@ -58,14 +58,3 @@ export function pythonSpec(spec: PrimitiveSpec): PrimitiveSpec {
     ...(spec.errors ? { errors: spec.errors.map(rename) } : {}),
   };
 }
-
-/** The code arm's API reference for Python episodes (the counterpart of `jsSignatures`). */
-export function pySignatures(specs: PrimitiveSpec[]): string {
-  return specs
-    .map((s) => {
-      const docs = [...s.positional.map((p) => `    ${snakeCase(p.name)}: ${pythonType(p.type)}. ${p.doc}`), ...s.options.map((o) => `    ${snakeCase(o.name)}: ${pythonType(o.type)}. ${o.doc}`)];
-      const rets = s.returns.map((r) => `    returns .${snakeCase(r.name)}: ${pythonType(r.type)}. ${r.doc}`);
-      return [pythonSignature(s), `    ${s.summary}${s.motion ? ' (moves the robot)' : ''}`, ...docs, ...rets].join('\n');
-    })
-    .join('\n');
-}
