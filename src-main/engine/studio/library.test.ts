@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_SCHEMA_VERSION } from '../../../src-shared/episode';
+import { deserializeSnapshot } from '../episodes/snapshot';
 import { SUMMARY_FILE } from '../episodes/store';
 import { EpisodeLibrary } from './library';
 
@@ -159,6 +160,24 @@ describe('episode library', () => {
     expect(() => lib.import(JSON.stringify({ ...good, files: { '../../evil.sh': 'AA==' } }))).toThrow(/file name not allowed/);
     expect(() => lib.import(JSON.stringify({ ...good, meta: { ...(good.meta as object), schemaVersion: 99 } }))).toThrow(/newer than this robocell/);
     expect(lib.list()).toHaveLength(1);
+  });
+
+  it('reads the snapshot recorded at a moment (0: the start, k: after action k), and says which is missing', () => {
+    // A robot episode: its snapshots are the simulator's (the toy fixture's are the toy's own).
+    const v2 = join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'episode-v2-code');
+    const id = JSON.parse(readFileSync(join(v2, 'meta.json'), 'utf8')).id as string;
+    cpSync(v2, join(lib.userDir, id), { recursive: true });
+    const { events } = lib.open(id);
+    const read = (rel: string) => deserializeSnapshot(readFileSync(join(v2, rel), 'utf8'));
+    expect(lib.snapshotAt(id, events, 0)).toEqual(read('snapshots/0000.json'));
+    const second = events.find((e) => e.type === 'action' && e.index === 2);
+    if (second?.type !== 'action' || !second.snapshotFile) throw new Error('the fixture records a snapshot after action 2');
+    expect(lib.snapshotAt(id, events, 2)).toEqual(read(second.snapshotFile));
+    expect(lib.snapshotAt(id, events, 2)).not.toEqual(read('snapshots/0000.json'));
+    expect(() => lib.snapshotAt(id, events, 99)).toThrow(/has no action 99/);
+    // A moment recorded without a snapshot has none; one whose file leaves the folder is refused.
+    expect(lib.snapshotAt(id, events.map((e) => (e.type === 'start' ? { ...e, snapshotFile: null } : e)), 0)).toBeNull();
+    expect(() => lib.snapshotAt(id, events.map((e) => (e.type === 'start' ? { ...e, snapshotFile: '../../x.json' } : e)), 0)).toThrow(/snapshot \.\.\/\.\.\/x\.json of .* is missing/);
   });
 
   it('never resolves ids or files outside the library', () => {

@@ -5,11 +5,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { z } from 'zod';
-import { EpisodeFormatError, EventLinesError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
+import { EpisodeFormatError, EventLinesError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeEvent, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
 import type { LibraryEntry } from '../../../src-shared/protocol';
+import { deserializeSnapshot } from '../episodes/snapshot';
 import { EVENTS_FILE, META_FILE, loadEpisode, loadMeta, newEpisodeId, readSummaryFile, summarizeFolder, summaryStamp, writeSummaryFile, type LoadedEpisode } from '../episodes/store';
 import { assetsDir } from '../paths';
 import { RpcError } from '../rpc';
+import type { SimSnapshot } from '../sim/sim';
 import { isWithin, realFileInside } from './safeFiles';
 
 const SIDECAR = 'studio.json';
@@ -110,6 +112,21 @@ export class EpisodeLibrary {
     const file = normalize(join(dir, rel));
     if (file === dir || !isWithin(dir, file)) return null;
     return realFileInside(dir, file);
+  }
+
+  /**
+   * The simulator state an episode recorded at moment `action` (0: the start, k: after action k),
+   * from its snapshot file; null when that moment recorded none. The viewer's seek and a scratch
+   * cell at a recorded moment both restore from here.
+   */
+  snapshotAt(id: string, events: readonly EpisodeEvent[], action: number): SimSnapshot | null {
+    const moment = events.find((e) => (action === 0 ? e.type === 'start' : e.type === 'action' && e.index === action));
+    if (action > 0 && !moment) throw new RpcError('not-found', `episode ${id} has no action ${action}`);
+    const file = moment && (moment.type === 'start' || moment.type === 'action') ? moment.snapshotFile : null;
+    if (!file) return null;
+    const path = this.filePath(id, file);
+    if (!path) throw new RpcError('not-found', `snapshot ${file} of ${id} is missing`);
+    return deserializeSnapshot(readFileSync(path, 'utf8'));
   }
 
   /**

@@ -5,10 +5,8 @@
  * is the one way the studio runs a hand-written cell (the sandbox itself is cells/; the recorded
  * conversation's cells run through the agent loop).
  */
-import { readFileSync } from 'node:fs';
 import { instanceKey, type CellLanguage, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame, ScratchResult } from '../../../src-shared/protocol';
-import { deserializeSnapshot } from '../episodes/snapshot';
 import { createRobotEnvironment, type RobotEnvironment } from '../agent/robot/robotEnvironment';
 import type { CellOutputLine } from '../cells/types';
 import { RpcError } from '../rpc';
@@ -111,13 +109,10 @@ export class ScratchCells {
   }
 
   private restoreMoment(episodeId: string, events: ReturnType<EpisodeLibrary['open']>['events'], action: number, env: RobotEnvironment): void {
-    const ev = action === 0 ? events.find((e) => e.type === 'start') : events.find((e) => e.type === 'action' && e.index === action);
-    const file = ev && (ev.type === 'start' || ev.type === 'action') ? ev.snapshotFile : null;
-    if (!file) throw new RpcError('not-found', action === 0 ? `episode ${episodeId} has no initial snapshot` : `action ${action} of ${episodeId} has no recorded snapshot`);
-    const path = this.library.filePath(episodeId, file);
-    if (!path) throw new RpcError('not-found', `snapshot ${file} of ${episodeId} is missing`);
+    const snapshot = this.library.snapshotAt(episodeId, events, action);
+    if (!snapshot) throw new RpcError('not-found', action === 0 ? `episode ${episodeId} has no initial snapshot` : `action ${action} of ${episodeId} has no recorded snapshot`);
     const sim = env.taskWorld.sim;
-    sim.restore(deserializeSnapshot(readFileSync(path, 'utf8')));
+    sim.restore(snapshot);
     sim.forward();
   }
 

@@ -2,11 +2,9 @@
  * The scene of a recorded moment: a world per instance (no renderer, no agent) into which the
  * episode's recorded snapshots are restored, so scrubbing shows exactly what the run saw.
  */
-import { readFileSync } from 'node:fs';
 import { instanceKey, type InstanceRef } from '../../../src-shared/episode';
 import type { SceneFrame } from '../../../src-shared/protocol';
 import type { SceneDescription } from '../../../src-shared/scene/description';
-import { deserializeSnapshot } from '../episodes/snapshot';
 import { extractSceneDescription, type SceneModelSource } from '../render/sceneDescription';
 import { RpcError } from '../rpc';
 import type { Sim, SimSnapshot } from '../sim/sim';
@@ -85,21 +83,11 @@ export class SceneViewer {
   /** The state after `action` actions (0 = initial), from the snapshot the run recorded then. */
   async seek(episodeId: string, action: number): Promise<SceneFrame> {
     const ep = this.library.open(episodeId);
-    let snapshotFile: string | null = null;
-    if (action === 0) {
-      const start = ep.events.find((e) => e.type === 'start');
-      snapshotFile = start?.type === 'start' ? start.snapshotFile : null;
-    } else {
-      const act = ep.events.find((e) => e.type === 'action' && e.index === action);
-      if (!act || act.type !== 'action') throw new RpcError('not-found', `episode ${episodeId} has no action ${action}`);
-      snapshotFile = act.snapshotFile;
-    }
+    const snapshot = this.library.snapshotAt(episodeId, ep.events, action);
     const vw = await this.worldFor(ep.meta.instance);
     const sim = vw.world.sim;
-    if (snapshotFile) {
-      const path = this.library.filePath(episodeId, snapshotFile);
-      if (!path) throw new RpcError('not-found', `snapshot ${snapshotFile} of ${episodeId} is missing`);
-      sim.restore(deserializeSnapshot(readFileSync(path, 'utf8')));
+    if (snapshot) {
+      sim.restore(snapshot);
     } else if (action === 0) {
       sim.restore(vw.initial);
     } else {
