@@ -56,6 +56,11 @@ describe('settings, charts and the library as a researcher meets them', () => {
     engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    // Playwright intercepts file choosers only once a 'filechooser' listener exists, and it switches
+    // that on without waiting (Page.setInterceptFileChooserDialog); a chooser that opens before it
+    // lands is cancelled by headless Chromium (the input saw 'cancel' 40 ms after the key press on a
+    // loaded machine). Listening from the start means step 8's key press meets interception already on.
+    page.on('filechooser', () => undefined);
     await page.goto(`${engine.url}&demo=0`);
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
     await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
