@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CellLanguage } from '../../../src-shared/episode';
 import { DEFAULT_PRICES } from '../../../src-shared/tokens';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
   const n = Number(process.env.ROBOCELL_BENCH_WORKER_EPISODES ?? 200);
   const model = { name: defaultOfflineModel(), baseUrl: null };
+  // The code arm's cells in the default language (Python) unless the suite asks for the other.
+  const settings = { ...DEFAULT_SETTINGS, language: CellLanguage.parse(process.env.ROBOCELL_BENCH_WORKER_LANGUAGE ?? DEFAULT_SETTINGS.language) };
   const root = mkdtempSync(join(tmpdir(), 'robocell-bench-worker-'));
   const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   out({ startRss: process.memoryUsage().rss });
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
       const stagingDir = join(root, String(i));
       const t0 = performance.now();
       episodePeak = 0;
-      const r = await executeEpisodeJob({ key, stagingDir, model, settings: DEFAULT_SETTINGS, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
+      const r = await executeEpisodeJob({ key, stagingDir, model, settings, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
       rmSync(stagingDir, { recursive: true, force: true });
       const collected = collector.afterEpisode(); // as the worker does
       out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: process.memoryUsage().rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected });

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../agent/loop';
-import { WORKER_NODE_FLAGS } from '../experiments/runner';
+import { WORKER_ENV, WORKER_NODE_FLAGS } from '../experiments/runner';
 import { defaultOfflineModel } from '../experiments/setup';
 import { packageRoot } from '../paths';
 import { TASKS } from '../tasks/registry';
@@ -53,7 +53,8 @@ async function memoryRun(): Promise<void> {
   let collections = 0;
   // the flags the experiment runner starts its workers with
   const child = join(packageRoot(), 'out', 'node', 'bench-worker.mjs');
-  const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], process.env, (line) => {
+  // ... and their environment; ROBOCELL_BENCH_WORKER_LANGUAGE=javascript measures the other cell language
+  const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], { ...process.env, ...WORKER_ENV }, (line) => {
     if (!line.startsWith('{')) return;
     const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number };
     if (v.peak !== undefined && v.peak > sampledPeak.rss) sampledPeak = { rss: v.peak, at: `episode ${v.i} (${v.key})` };
@@ -75,7 +76,7 @@ async function memoryRun(): Promise<void> {
   const at = (k: number) => rss[Math.min(k, rss.length) - 1];
   const n = rss.length;
   const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
-  console.log(`episode worker: ${n} episodes (every task, seeds 5–6, both arms, front + wrist images), ${okCount} solved, ${(wallMs / n).toFixed(0)} ms each on average`);
+  console.log(`episode worker: ${n} episodes (every task, seeds 5–6, both arms, front + wrist images, ${process.env.ROBOCELL_BENCH_WORKER_LANGUAGE ?? DEFAULT_SETTINGS.language} cells), ${okCount} solved, ${(wallMs / n).toFixed(0)} ms each on average`);
   console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}; ${collections} forced collections (the worker's: once RSS grew past its last collected size)`);
   reportTarget({ name: '4a worker peak RSS', figure: mib(maxRss), ratio: `${(maxRss / MiB / PEAK_TARGET_MIB).toFixed(2)}× the target`, target: `≤ ${PEAK_TARGET_MIB} MiB`, met: maxRss <= PEAK_TARGET_MIB * MiB });
   const growth = at(n) / at(20);

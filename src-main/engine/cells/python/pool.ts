@@ -25,13 +25,15 @@ export interface PoolStats {
   warmHits: number;
   /** Sandboxes that had to be started while the caller waited. */
   coldStarts: number;
+  /** Started sandboxes waiting in the pool now. */
+  ready: number;
 }
 
 class SandboxPool {
   private ready: PySandbox[] = [];
   private filling: Promise<void> | null = null;
   private closed = false;
-  readonly stats: PoolStats = { warmHits: 0, coldStarts: 0 };
+  readonly stats = { warmHits: 0, coldStarts: 0 };
 
   constructor(
     private readonly limits: PySandboxLimits,
@@ -42,18 +44,32 @@ class SandboxPool {
     this.closed = false;
     for (;;) {
       const sb = this.ready.shift();
-      if (!sb) break;
-      if (sb.alive) {
-        this.stats.warmHits++;
-        this.refill();
-        return sb;
+      if (sb) {
+        if (sb.alive) {
+          this.stats.warmHits++;
+          return this.handOut(sb);
+        }
+        sb.dispose();
+        continue;
       }
-      sb.dispose();
+      // A sandbox already starting is ready sooner than one started now (same snapshot, begun
+      // earlier), and starting a second beside it held two sandboxes' memory at once.
+      if (!this.filling) break;
+      await this.filling;
+      if (this.ready.length === 0) break;
     }
-    // Nobody waits for a refill that is already under way: start our own next to it.
     this.stats.coldStarts++;
     const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
-    this.refill();
+    return this.handOut(sb);
+  }
+
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  private handOut(sb: PySandbox): PySandbox {
+    if (POOL_REFILL === 'release') sb.onDispose = () => void this.refill();
+    else void this.refill();
     return sb;
   }
 
@@ -91,6 +107,14 @@ class SandboxPool {
 const pools = new Map<string, SandboxPool>();
 /** Started sandboxes kept waiting per limit set; 0 disables the pool (every runtime starts cold from the snapshot). */
 export const POOL_SIZE = Math.max(0, Number.parseInt(process.env.ROBOCELL_PYTHON_POOL ?? '1', 10) || 0);
+/**
+ * When the pool starts its next sandbox. 'take' (the default): as soon as one is handed out, so a
+ * second runtime (the studio's scratch world beside a live run) finds one warm too. 'release'
+ * (ROBOCELL_PYTHON_POOL_REFILL=release, set for experiment workers): once the handed-out one is
+ * disposed, so a process that runs one episode at a time holds one sandbox, not two (~60 MiB at
+ * peak); the next one starts while the next episode's world loads.
+ */
+export const POOL_REFILL: 'take' | 'release' = process.env.ROBOCELL_PYTHON_POOL_REFILL === 'release' ? 'release' : 'take';
 
 function poolFor(limits: PySandboxLimits): SandboxPool {
   const key = `${limits.memoryLimitMb}/${limits.wasmMaxMb}`;
@@ -117,7 +141,8 @@ export async function startSandboxUnpooled(limits: PySandboxLimits = DEFAULT_PY_
 }
 
 export function poolStats(limits: PySandboxLimits = DEFAULT_PY_LIMITS): PoolStats {
-  return { ...poolFor(limits).stats };
+  const pool = poolFor(limits);
+  return { ...pool.stats, ready: pool.readyCount };
 }
 
 /** Disposes every pooled sandbox (tests, shutdown). Later takes start the pool again. */

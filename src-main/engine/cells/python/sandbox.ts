@@ -42,6 +42,8 @@ export class PySandbox {
   catastrophe: string | undefined;
   /** Milliseconds this sandbox took to start. */
   startMs = 0;
+  /** Called once, when the sandbox is disposed (the pool's refill-on-release; see pool.ts). */
+  onDispose: (() => void) | null = null;
 
   private constructor(
     readonly limits: PySandboxLimits,
@@ -129,6 +131,9 @@ export class PySandbox {
       }
     }
     if (!this.isolate.isDisposed) this.isolate.dispose();
+    const done = this.onDispose;
+    this.onDispose = null;
+    done?.();
   }
 }
 

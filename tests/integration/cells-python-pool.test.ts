@@ -1,0 +1,63 @@
+/**
+ * The warm Python pool's two refill policies (cells/python/pool.ts): after a take (the default, for
+ * the studio) and after the handed-out sandbox is disposed (experiment workers: one sandbox at a
+ * time). And a take while the pool is starting one waits for it instead of starting a second.
+ * The policy is read when the module loads, so each case imports its own copy of the pool.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+type Pool = typeof import('../../src-main/engine/cells/python/pool');
+
+async function freshPool(refill: string | undefined): Promise<Pool> {
+  vi.resetModules();
+  if (refill === undefined) vi.stubEnv('ROBOCELL_PYTHON_POOL_REFILL', '');
+  else vi.stubEnv('ROBOCELL_PYTHON_POOL_REFILL', refill);
+  vi.stubEnv('ROBOCELL_PYTHON_POOL', '1');
+  return import('../../src-main/engine/cells/python/pool');
+}
+
+/** Resolves once the pool holds `n` ready sandboxes (a start from the snapshot takes well under a second). */
+async function readyCount(pool: Pool, n: number): Promise<void> {
+  for (let i = 0; i < 300 && pool.poolStats().ready !== n; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(pool.poolStats().ready).toBe(n);
+}
+
+describe('the Python sandbox pool', () => {
+  let pool: Pool | null = null;
+  afterEach(async () => {
+    await pool?.closePythonPools();
+    pool = null;
+    vi.unstubAllEnvs();
+  });
+
+  it('refills as soon as a sandbox is taken by default, and a take during the fill waits for it', async () => {
+    pool = await freshPool(undefined);
+    expect(pool.POOL_REFILL).toBe('take');
+    void pool.prewarmPython();
+    // Taken while the first sandbox (and the snapshot) is still being made: no second start beside it.
+    const a = await pool.takeSandbox();
+    expect(pool.poolStats()).toMatchObject({ warmHits: 1, coldStarts: 0 });
+    await readyCount(pool, 1);
+    a.dispose();
+    const b = await pool.takeSandbox();
+    expect(pool.poolStats()).toMatchObject({ warmHits: 2, coldStarts: 0 });
+    b.dispose();
+  }, 120_000);
+
+  it('with ROBOCELL_PYTHON_POOL_REFILL=release holds one sandbox until the taken one is disposed', async () => {
+    pool = await freshPool('release');
+    expect(pool.POOL_REFILL).toBe('release');
+    await pool.prewarmPython();
+    expect(pool.poolStats().ready).toBe(1);
+    const a = await pool.takeSandbox();
+    // Long enough for a refill from the snapshot to have finished, had one started.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(pool.poolStats().ready).toBe(0);
+    a.dispose();
+    await readyCount(pool, 1);
+    const b = await pool.takeSandbox();
+    expect(b.alive).toBe(true);
+    expect(pool.poolStats()).toMatchObject({ warmHits: 2, coldStarts: 0 });
+    b.dispose();
+  }, 120_000);
+});
