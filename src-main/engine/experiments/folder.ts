@@ -12,6 +12,7 @@ import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, mkdirS
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { AttemptRecord, ExperimentManifest, ResultRecord, SessionRecord, keyId, keySlug, type ExperimentKey } from '../../../src-shared/experiments';
+import { describeLineProblems, parseJsonLines } from '../../../src-shared/jsonl';
 import { KEY_FILE, readKeyFile, recordFromEpisode, writeKeyFile } from './record';
 import { withResultsLock } from './resultsLock';
 
@@ -25,31 +26,15 @@ export class ExperimentFormatError extends Error {
   override name = 'ExperimentFormatError';
 }
 
-/** Lines of a JSONL file; a cut-off last line (a kill mid-write) is dropped and reported, any other bad line is an error. */
+/**
+ * Lines of a JSONL file through the shared reader: a cut-off last line (a kill mid-write) is
+ * dropped and reported, any other bad line makes the file an error naming them.
+ */
 export function readJsonl<T>(path: string, schema: z.ZodType<T>): { items: T[]; truncatedTail: boolean } {
   if (!existsSync(path)) return { items: [], truncatedTail: false };
-  const text = readFileSync(path, 'utf8');
-  const lines = text.split('\n');
-  const endsClean = text.length === 0 || text.endsWith('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const items: T[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lines[i]);
-    } catch (err) {
-      if (i === lines.length - 1 && !endsClean) return { items, truncatedTail: true };
-      throw new ExperimentFormatError(`${path} line ${i + 1}: not valid JSON (${(err as Error).message})`);
-    }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      if (i === lines.length - 1 && !endsClean) return { items, truncatedTail: true };
-      const issue = parsed.error.issues[0];
-      throw new ExperimentFormatError(`${path} line ${i + 1}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    items.push(parsed.data);
-  }
-  return { items, truncatedTail: false };
+  const { items, problems, truncatedTail } = parseJsonLines(readFileSync(path, 'utf8'), schema);
+  if (problems.length) throw new ExperimentFormatError(`${path} ${describeLineProblems(problems)}`);
+  return { items, truncatedTail };
 }
 
 /**
