@@ -31,6 +31,14 @@ export function estimateReplyTokens(reply: Pick<AssistantMessage, 'content' | 't
   return n;
 }
 
+/**
+ * One answered call's tokens as the totals count them: the API's usage is the truth and the
+ * local estimate its fallback (the input as estimated, the output as `estimateReplyTokens`).
+ */
+export function replyTokens(ev: ModelReplyEvent): { inputTokens: number; outputTokens: number } {
+  return { inputTokens: ev.usage?.inputTokens ?? ev.estimate.total, outputTokens: ev.usage?.outputTokens ?? estimateReplyTokens(ev.reply) };
+}
+
 /** Counters over the events: constant memory whatever the episode's length. */
 export class TotalsFold {
   start: StartEvent | null = null;
@@ -84,9 +92,10 @@ export class TotalsFold {
       this.gapEstimated += ev.estimate.total;
       this.gapBilled += u.inputTokens;
     }
-    this.inputTokens += u?.inputTokens ?? ev.estimate.total;
+    const tokens = replyTokens(ev);
+    this.inputTokens += tokens.inputTokens;
     this.cachedInputTokens += u?.cachedInputTokens ?? 0;
-    this.outputTokens += u?.outputTokens ?? estimateReplyTokens(ev.reply);
+    this.outputTokens += tokens.outputTokens;
     this.imageTokens += ev.estimate.imageTokens;
     this.estimatedInputTokens += ev.estimate.total;
     // One unpriced reply makes the sum unknown: unknown never reads as $0.

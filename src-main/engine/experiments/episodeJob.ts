@@ -4,7 +4,7 @@
  * provides, so endpoint limits, the shared 429 back-off and the experiment's caps hold across
  * processes.
  */
-import type { AgentSettings } from '../../../src-shared/episode';
+import { replyTokens, type AgentSettings } from '../../../src-shared/episode';
 import type { ExperimentKey, ResultRecord } from '../../../src-shared/experiments';
 import { estimateContext, imageFamilyForModel, type PriceTable } from '../../../src-shared/tokens';
 import { runEpisode } from '../agent/loop';
@@ -102,7 +102,8 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
       prices: job.prices,
       signal: o.signal,
       onEvent: (e) => {
-        if (e.type === 'model/reply') o.onCall?.({ inputTokens: e.usage?.inputTokens ?? e.estimate.total, outputTokens: e.usage?.outputTokens ?? 0, costUsd: e.costUsd });
+        // Counted as the episode's totals count it: a usage-less reply's output is estimated, not 0.
+        if (e.type === 'model/reply') o.onCall?.({ ...replyTokens(e), costUsd: e.costUsd });
       },
     });
     writeKeyFile(out.dir, job.key);
