@@ -106,7 +106,8 @@ describe('episode library', () => {
       // The verdict's line parsed: how it ended is still known.
       expect(e).toMatchObject({ outcome: 'success', bundled: false });
       expect(existsSync(join(dir, SUMMARY_FILE))).toBe(false);
-      expect(() => lib.open('u-damaged')).toThrow(/line 4: not valid JSON/);
+      expect(() => lib.open('u-damaged')).toThrow(/^events\.jsonl line 4: not valid JSON/);
+      expect(() => lib.open('u-damaged')).not.toThrow(lib.userDir);
       expect(entry(fixtureId)?.problem).toBeNull();
       lib.delete('u-damaged');
       expect(entry('u-damaged')).toBeUndefined();

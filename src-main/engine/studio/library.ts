@@ -3,7 +3,7 @@
  * names and fork links kept in a sidecar so meta.json stays as the run wrote it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, resolve } from 'node:path';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { EpisodeFormatError, EventLinesError, migrateMeta, parseEventLines, summarizeEpisode, foldTotals, type EpisodeEvent, type EpisodeMeta, type EpisodeSummary, type ParsedEventLines } from '../../../src-shared/episode';
 import type { LibraryEntry } from '../../../src-shared/protocol';
@@ -86,7 +86,8 @@ export class EpisodeLibrary {
     try {
       return { ...this.load(dir), sidecar: this.sidecar(dir), bundled };
     } catch (err) {
-      if (err instanceof EpisodeFormatError) throw new RpcError('invalid-argument', err.message);
+      // As in the listing's problem line: the file is named as the user knows it, not by the library's path.
+      if (err instanceof EpisodeFormatError) throw new RpcError('invalid-argument', err.message.split(`${dir}${sep}`).join(''));
       throw err;
     }
   }
