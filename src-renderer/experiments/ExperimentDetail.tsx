@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { AgentInterface } from '../../src-shared/episode';
 import { METRIC_LABEL, bootstrapNote, ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd } from '../../src-shared/experiments/format';
 import { RATIO_METRICS } from '../../src-shared/experiments/paired';
 import { FAILURE_ENDINGS } from '../../src-shared/experiments/spec';
@@ -77,7 +78,7 @@ export function ExperimentDetail({ item, progress, reloadKey }: { item: Experime
           <table className="exp-table" data-testid="exp-success">
             <thead><tr><th>arm</th><th>solved</th><th>rate</th><th>95% Wilson</th><th className="paper">paper (n = {r.paper.n})</th></tr></thead>
             <tbody>
-              {(['tools', 'code'] as const).map((a) => (
+              {AgentInterface.options.map((a) => (
                 <tr key={a}><td>{a}</td><td>{r.arms[a].success.solved}/{r.arms[a].success.n}</td><td>{pct(r.arms[a].success.rate)}</td><td>{ci(r.arms[a].success.ci95)}</td><td className="paper">{pct(r.paper.success[a])}</td></tr>
               ))}
             </tbody>

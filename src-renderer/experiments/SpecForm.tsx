@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { parseSeeds } from '../../src-shared/experiments/spec';
-import type { AgentInterface } from '../../src-shared/episode';
+import { AgentInterface } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
 import { useEndpoint } from '../store/endpoint';
 import { notify, useRun } from '../store/run';
@@ -89,7 +89,7 @@ export function SpecForm({ offlineModel, onStarted, onCancel }: { offlineModel: 
         <label>Repeats <input type="number" min={1} value={repeats} onChange={(e) => setRepeats(Math.max(1, Number(e.target.value)))} /></label>
       </div>
       <div className="row">
-        {(['tools', 'code'] as const).map((a) => (
+        {AgentInterface.options.map((a) => (
           <label key={a} className="check"><input type="checkbox" checked={arms.includes(a)} onChange={() => setArms(toggle(arms, a))} /> {a === 'tools' ? 'tool-calling arm' : 'code arm'}</label>
         ))}
       </div>

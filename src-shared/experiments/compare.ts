@@ -2,7 +2,7 @@
  * Two experiments (two models, two prompt versions) compared unit by unit: a unit is one key
  * (task, variant, seed, repeat, arm) present in both, so each arm is compared with itself.
  */
-import type { AgentInterface } from '../episode/schema';
+import { AgentInterface } from '../episode/schema';
 import { pairedStats, type PairedOptions, type PairedStats, type PairedUnit } from './paired';
 import { figuresOf } from './report';
 import { keyId, type ExperimentManifest, type ResultRecord } from './spec';
@@ -46,7 +46,7 @@ export function buildCompareReport(a: { manifest: ExperimentManifest; records: r
   for (const k of ib.keys()) if (!ia.has(k)) unpaired.push({ keyId: k, onlyIn: 'b' });
   unpaired.sort((x, y) => x.keyId.localeCompare(y.keyId));
   const byArm: CompareReport['byArm'] = {};
-  for (const arm of ['tools', 'code'] as const) {
+  for (const arm of AgentInterface.options) {
     const us = units.filter((u) => u.arm === arm);
     if (us.length) byArm[arm] = pairedStats(us, o);
   }

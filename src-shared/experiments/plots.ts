@@ -2,7 +2,7 @@
  * The report's plots as standalone SVG text: the HTML report inlines them, the CLI also writes
  * each as a file, and the studio shows the same markup. No fonts or scripts are fetched.
  */
-import type { AgentInterface } from '../episode/schema';
+import { AgentInterface } from '../episode/schema';
 import type { EpisodesByArm } from './paired';
 import type { ExperimentReport } from './report';
 import { quantileSorted } from './stats';
@@ -77,7 +77,7 @@ function svg(id: string, parts: string[], note: string | null): string {
 
 /** Median and interquartile band of cumulative input tokens after each call; an ended episode keeps its total. */
 export function cumulativeTokensPlot(eps: EpisodesByArm): string {
-  const series = (['tools', 'code'] as const).map((arm) => {
+  const series = AgentInterface.options.map((arm) => {
     const cums = eps[arm].map((e) => {
       let s = 0;
       return e.callInputTokens.map((t) => (s += t));
@@ -112,7 +112,7 @@ function ticks(max: number): number[] {
 
 /** How many model calls each episode took, per arm. */
 export function callsHistogramPlot(eps: EpisodesByArm): string {
-  const maxCalls = Math.max(1, ...(['tools', 'code'] as const).flatMap((a) => eps[a].map((e) => e.llmCalls)));
+  const maxCalls = Math.max(1, ...AgentInterface.options.flatMap((a) => eps[a].map((e) => e.llmCalls)));
   const counts = (arm: AgentInterface) => {
     const c = new Array<number>(maxCalls + 1).fill(0);
     for (const e of eps[arm]) c[e.llmCalls]++;

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentInterface } from '../../../src-shared/episode';
+import { AgentInterface } from '../../../src-shared/episode';
 import { createHeuristicModel } from '../agent/heuristic/heuristicModel';
 import { inventoryEntry } from '../agent/inventory/entry';
 import { DEFAULT_SETTINGS, runEpisode, type EpisodeOutcome } from '../agent/loop';
@@ -69,7 +69,7 @@ export const inventorySuite: BenchSuite = {
           const solved = (arm: AgentInterface) => mine.filter((p) => p[arm].success).length;
           console.log(`| ${task.id} | ${variant} | ${solved('tools')} / ${solved('code')} of ${mine.length} | ${avg('tools', 'calls').toFixed(1)} → ${avg('code', 'calls').toFixed(1)} | ${Math.round(avg('tools', 'input'))} → ${Math.round(avg('code', 'input'))} | ${Math.round(rows.tools / mine.length)} |`);
           // A failure is a result: say how it ended, so it can be looked into.
-          for (const p of mine) for (const arm of ['tools', 'code'] as const) if (!p[arm].success) console.log(`|  | ↳ seed ${p.seed} ${arm}: ${p[arm].finish} after ${p[arm].totals.llmCalls} calls: ${p[arm].reason.slice(0, 160)} |  |  |  |  |`);
+          for (const p of mine) for (const arm of AgentInterface.options) if (!p[arm].success) console.log(`|  | ↳ seed ${p.seed} ${arm}: ${p[arm].finish} after ${p[arm].totals.llmCalls} calls: ${p[arm].reason.slice(0, 160)} |  |  |  |  |`);
         }
       }
     } finally {

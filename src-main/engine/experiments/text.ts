@@ -1,5 +1,5 @@
 /** The report and the progress line as terminal text. */
-import type { AgentInterface } from '../../../src-shared/episode';
+import { AgentInterface } from '../../../src-shared/episode';
 import { ci, duration, pValue, pct, ratio, ratioCi, signedPct, tokens, usd, FAILURE_ENDINGS, METRIC_LABEL, RATIO_METRICS, bootstrapNote, type CompareReport, type ExperimentReport, type PairedStats } from '../../../src-shared/experiments';
 import type { ExperimentProgress } from './coordinator';
 
@@ -39,7 +39,7 @@ export function reportText(r: ExperimentReport): string {
   );
   out.push(`  (paper, both solved: calls ${ratio(r.paper.bothSolvedRatios.llmCalls)}, input tokens ${ratio(r.paper.bothSolvedRatios.inputTokens)})`, `  intervals: ${bootstrapNote(r.bootstrap)}`);
   out.push('', 'Failures ended by:');
-  for (const a of ['tools', 'code'] as const) out.push(`  ${a.padEnd(6)} ${FAILURE_ENDINGS.map((f) => `${f} ${r.arms[a].endings[f]}`).join(', ')}`);
+  for (const a of AgentInterface.options) out.push(`  ${a.padEnd(6)} ${FAILURE_ENDINGS.map((f) => `${f} ${r.arms[a].endings[f]}`).join(', ')}`);
   out.push('', 'By family:');
   for (const g of r.byFamily) out.push(`  ${g.group.padEnd(16)} tools ${g.a.solved}/${g.n}  code ${g.b.solved}/${g.n}  diff ${signedPct(g.diff)}  p ${pValue(g.mcnemarP)}  calls ${ratio(g.callsRatio)}  input ${ratio(g.inputTokensRatio)}`);
   if (r.discordantPairs.length) {
@@ -60,7 +60,7 @@ export function compareText(c: CompareReport): string {
   const out = [`Compare A = ${c.a.name ?? c.a.id} (${c.a.model}) with B = ${c.b.name ?? c.b.id} (${c.b.model}), paired by key and arm`];
   if (c.versionWarning) out.push(`WARNING: ${c.versionWarning}`);
   out.push('', `All arms (${c.all.paired.n} keys in both):`, ...pairedLines(c.all, 'A', 'B'));
-  for (const arm of ['tools', 'code'] as const) {
+  for (const arm of AgentInterface.options) {
     const s = c.byArm[arm];
     if (s) out.push('', `${arm} arm (${s.paired.n} keys):`, ...pairedLines(s, 'A', 'B'));
   }
