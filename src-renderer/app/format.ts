@@ -1,3 +1,8 @@
+import type { CellLanguage } from '../../src-shared/episode';
+
+/** A cell language as the studio names it. */
+export const CELL_LANGUAGE_LABELS: Record<CellLanguage, string> = { javascript: 'JavaScript', python: 'Python' };
+
 export function fmtTokens(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (n < 1000) return String(n);

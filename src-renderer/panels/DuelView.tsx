@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ActionEvent } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
-import { fmtTokens, fmtUsd } from '../app/format';
+import { CELL_LANGUAGE_LABELS, fmtTokens, fmtUsd } from '../app/format';
 import { CallChartView } from '../charts/CallChartView';
 import { finishedTask } from '../episode/view';
 import { useUi } from '../store/ui';
@@ -77,7 +77,7 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
           return (
             <section key={v.meta.id} className="duel-side" data-testid="duel-side">
               <div className="duel-title">
-                <b>{v.meta.interface === 'code' ? 'code arm' : 'tool-calling arm'}</b> · {v.meta.model.label}
+                <b>{v.meta.interface === 'code' ? `code arm (${CELL_LANGUAGE_LABELS[v.meta.settings.language]})` : 'tool-calling arm'}</b> · {v.meta.model.label}
                 {v.meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the model saw no camera image">no images</span>}
                 <OutcomeBadge verdict={v.verdict} live={false} />
               </div>
@@ -120,6 +120,8 @@ function ActionSummary({ actions }: { actions: ActionEvent[] }) {
 function sideNames(views: EpisodeView[]): string[] {
   const arm = (v: EpisodeView) => (v.meta.interface === 'code' ? 'code arm' : 'tool-calling arm');
   if (views[0].meta.interface !== views[1].meta.interface) return views.map(arm);
+  // Two code arms in different cell languages: the comparison of the languages.
+  if (views[0].meta.interface === 'code' && views[0].meta.settings.language !== views[1].meta.settings.language) return views.map((v) => `${arm(v)} · ${CELL_LANGUAGE_LABELS[v.meta.settings.language]}`);
   const inst = (v: EpisodeView) => `${v.meta.instance.taskId} seed ${v.meta.instance.seed}`;
   if (inst(views[0]) !== inst(views[1])) return views.map((v) => `${arm(v)} · ${inst(v)}`);
   if (views[0].meta.model.label !== views[1].meta.model.label) return views.map((v) => `${arm(v)} · ${v.meta.model.label}`);

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { DEFAULT_CELL_LANGUAGE, type CellLanguage } from '../../src-shared/episode';
 import type { ResultOf } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
+import { CELL_LANGUAGE_LABELS } from '../app/format';
 import { EmptyState } from '../app/Pane';
 import { CellView } from '../cells/CellView';
 import { useScratchFrame } from '../store/scratchFrame';
@@ -17,8 +18,6 @@ s = robo.state()
 print(s)
 robo.show("front")`,
 };
-
-const LANGUAGE_LABELS: Record<CellLanguage, string> = { javascript: 'JavaScript', python: 'Python' };
 
 /**
  * An editable cell that runs against the live robot (a paused run) or a scratch world of the open
@@ -79,7 +78,7 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
       <div className="row scratch-row">
         <button className="primary" onClick={() => void run()} disabled={busy} data-testid="scratch-run">{busy ? 'Running…' : 'Run'}</button>
         {busy && <button onClick={stop} data-testid="scratch-stop">Stop</button>}
-        <span className="badge" title="Scratch cells run in the episode's cell language" data-testid="scratch-language">{LANGUAGE_LABELS[language]}</span>
+        <span className="badge" title="Scratch cells run in the episode's cell language" data-testid="scratch-language">{CELL_LANGUAGE_LABELS[language]}</span>
         <label className="muted small">budget <select value={wallSec} onChange={(e) => setWallSec(Number(e.target.value))} data-testid="scratch-budget">
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>

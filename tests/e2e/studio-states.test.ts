@@ -38,6 +38,8 @@ describe('studio states', () => {
     await expect(page.getByTestId('duel-side').count()).resolves.toBe(2);
     const titles = await page.locator('.duel-title').allTextContents();
     expect(titles.join(' ')).toMatch(/code arm.*offline heuristic agent/);
+    // The first start shows the example in the default cell language, and says which it is.
+    expect(titles.join(' ')).toMatch(/code arm \(Python\)/);
     expect(titles.join(' ')).toMatch(/tool-calling arm.*offline heuristic agent/);
     await page.locator('[data-testid="scene-panel"][data-loaded]:not([data-loaded=""])').nth(1).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('states-1-demo.png') });
