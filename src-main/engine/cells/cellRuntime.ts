@@ -30,8 +30,6 @@ export interface CellRuntimeOptions {
 
 export interface RunCellOptions {
   budget?: Partial<CellBudget>;
-  /** Overrides the runtime's audit mode for this cell. */
-  auditMode?: AuditMode;
   hooks?: CellRunHooks;
 }
 

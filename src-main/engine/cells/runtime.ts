@@ -256,7 +256,7 @@ export class JsCellRuntime implements CellRuntime {
       return finish();
     }
     result.audit = auditCell(parsed.program);
-    if (result.audit.length > 0 && (opts.auditMode ?? this.opts.auditMode ?? 'refuse') === 'refuse') {
+    if (result.audit.length > 0 && (this.opts.auditMode ?? 'refuse') === 'refuse') {
       result.refused = true;
       const list = result.audit.map((f) => `line ${f.line}: ${f.message} [${f.rule}]`).join('; ');
       result.error = { type: 'AuditRefused', message: `cell refused before running: ${list}`, line: result.audit[0].line, column: result.audit[0].column };
