@@ -26,7 +26,8 @@ export interface RunJobOptions {
  * Node flags of every worker process. A worker renders, encodes PNGs and runs cells: lots of
  * short-lived garbage, for which V8's default 16 MiB semi-spaces let the heap's footprint swing
  * to ~170 MiB; 2 MiB ones keep it near 70 MiB. --expose-gc lets the worker collect between
- * episodes when it has grown (workerMain's BetweenEpisodesCollector). Issue 18: a worker ≤ 400 MiB RSS, flat.
+ * episodes, every second one or sooner when it grew (experiments/collector.ts). Issue 18: a
+ * worker ≤ 400 MiB RSS, flat.
  */
 export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc'];
 
