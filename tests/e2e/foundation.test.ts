@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION } from '../../src-shared/version';
@@ -14,6 +14,16 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
     });
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(-1));
+  });
+}
+
+/** Waits for the badge to read Connected; a timeout says what the badge read instead, and why. */
+async function waitConnected(page: Page, timeout: number): Promise<void> {
+  const badge = page.getByTestId('connection');
+  await page.locator('[data-testid="connection"][data-state="open"]').waitFor({ timeout }).catch(async (err: Error) => {
+    const state = await badge.getAttribute('data-state', { timeout: 1000 }).catch(() => 'no badge (the studio did not render)');
+    const why = await badge.getAttribute('title', { timeout: 1000 }).catch(() => null);
+    throw new Error(`the studio did not connect in ${timeout} ms: badge ${state}${why ? ` (${why})` : ''}\n${err.message}`);
   });
 }
 
@@ -34,7 +44,7 @@ describe('studio in Chromium against `robocell serve`', () => {
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     await page.goto(engine.url);
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 20_000 });
+    await waitConnected(page, 30_000);
     await expect(page.getByTestId('engine-version').textContent()).resolves.toContain(ENGINE_VERSION);
     await page.screenshot({ path: artifactPath('foundation-connected.png') });
     expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
@@ -65,7 +75,7 @@ describe('studio in Chromium against `robocell serve`', () => {
   it('shows the engine going down, and reconnects when it comes back on the same port', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(engine.url);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    await waitConnected(page, 30_000);
     const { port, token } = engine;
     await engine.stop('SIGTERM');
     await page.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor({ timeout: 10_000 });
