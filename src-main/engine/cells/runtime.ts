@@ -16,7 +16,7 @@ import { PRELUDE } from './prelude';
 import { parseCell, rewriteCell } from './source';
 import { specDocs } from './specDocs';
 import { CellBusyError, mergeBudget, type CellRuntime, type CellRuntimeOptions, type RunCellOptions } from './cellRuntime';
-import { DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from './types';
+import { blankCellResult, DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from './types';
 
 interface Sandbox {
   isolate: ivm.Isolate;
@@ -244,7 +244,7 @@ export class JsCellRuntime implements CellRuntime {
     const budget = mergeBudget(DEFAULT_CELL_BUDGET, this.opts.defaultBudget, opts.budget);
     const hooks = opts.hooks ?? {};
     const started = performance.now();
-    const result: CellResult = { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: false };
+    const result = blankCellResult(index);
     const finish = () => {
       result.wallMs = performance.now() - started;
       return result;

@@ -109,13 +109,18 @@ export function cellResultJson<I>(r: CellResult, image: (img: CellImage) => I) {
   };
 }
 
+/** A cell's result before anything has happened: what each runtime fills in as the cell runs. */
+export function blankCellResult(index: number, namespaceLost = false): CellResult {
+  return { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost };
+}
+
 /**
  * The result of a cell stopped before it started: a stop can come while the sandbox is still being
  * made (a Python one takes seconds), and a sandbox hears an interrupt only while a cell runs.
  */
 export function notStartedResult(index: number, message: string): CellResult {
   const stop: CellStop = { reason: 'interrupted', message: `${message} before the cell started` };
-  return { index, ok: false, stdout: '', stdoutTruncatedChars: 0, error: { type: 'Interrupted', message: stop.message }, stop, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: false };
+  return { ...blankCellResult(index), error: { type: 'Interrupted', message: stop.message }, stop };
 }
 
 export interface CellOutputLine {

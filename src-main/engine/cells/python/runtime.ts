@@ -14,7 +14,7 @@
 import { newCellState, PrimitiveBridge, type CellState } from '../bridge';
 import { CellBusyError, mergeBudget, type CellRuntime, type CellRuntimeOptions, type RunCellOptions } from '../cellRuntime';
 import { stopErrorType } from '../runtime';
-import { DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from '../types';
+import { blankCellResult, DEFAULT_CELL_BUDGET, type CellError, type CellResult, type CellStop } from '../types';
 import { pythonSpecDocs } from './docs';
 import { takeSandbox } from './pool';
 import { DEFAULT_PY_LIMITS, type PySandbox, type PySandboxLimits } from './sandbox';
@@ -185,7 +185,7 @@ export class PythonCellRuntime implements CellRuntime {
     const index = ++this.cells;
     const budget = mergeBudget(DEFAULT_CELL_BUDGET, this.opts.defaultBudget, opts.budget);
     const started = performance.now();
-    const result: CellResult = { index, ok: false, stdout: '', stdoutTruncatedChars: 0, images: [], audit: [], refused: false, primitiveCalls: [], simSteps: 0, wallMs: 0, namespaceLost: this.lostNamespace };
+    const result = blankCellResult(index, this.lostNamespace);
     this.lostNamespace = false;
     const finish = () => {
       result.wallMs = performance.now() - started;
