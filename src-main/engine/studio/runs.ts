@@ -45,13 +45,12 @@ export interface RunHost {
 }
 
 /** Builds the environment for a run; tests may substitute a lighter one. */
-export type RunEnvironmentFactory = (instance: InstanceRef, opts?: { language?: CellLanguage }) => Promise<Environment>;
+export type RunEnvironmentFactory = (instance: InstanceRef, opts?: { language?: CellLanguage; prewarmCells?: boolean }) => Promise<Environment>;
 
 export const defaultRunEnvironment: RunEnvironmentFactory = (instance, opts = {}) => {
   const entry = environmentOfTask(instance.taskId);
   if (!entry) throw new RpcError('invalid-argument', `unknown task "${instance.taskId}" (tasks: ${allTaskIds().join(', ')})`);
-  // Warm even for a tool-arm run: the studio may run scratch cells on it (in the run's language).
-  return entry.create(instance, { render: true, language: opts.language, prewarmCells: true });
+  return entry.create(instance, { render: true, language: opts.language, prewarmCells: opts.prewarmCells });
 };
 
 /** The simulation behind a robot world (its pose stream and pacing); null for a world without one. */
@@ -147,7 +146,10 @@ export class RunManager {
   /** Starts a run with any model; resolves once its episode folder exists. */
   async launch(o: LaunchOptions): Promise<ActiveRun> {
     if (this.active) throw new RpcError('busy', `a run is already in progress (${this.active.episodeId}); stop it first`);
-    const env = await this.envFactory(o.instance, { language: o.settings.language });
+    // Only a code-arm run warms its sandbox: making the Python snapshot (seconds of CPU, and the
+    // wasm compile stalls the event loop) beside a tool-arm run upset its pacing. A scratch cell on
+    // a tool-arm run starts its sandbox when it runs.
+    const env = await this.envFactory(o.instance, { language: o.settings.language, prewarmCells: o.interface === 'code' });
     const pacer = new Pacer(
       (f) => this.host.broadcastPoses(f),
       o.speed,
