@@ -66,7 +66,7 @@ export interface EpisodeOutcome {
   totals: Totals;
 }
 
-export function toolsFor(iface: AgentInterface, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
+function toolsFor(iface: AgentInterface, env: Environment, language: CellLanguage = DEFAULT_CELL_LANGUAGE): ToolDef[] {
   return iface === 'tools' ? [...primitiveTools(env.registry.list(), env.words), FINISH_TOOL] : [codeTool(language), FINISH_TOOL];
 }
 
@@ -96,7 +96,7 @@ export function initialContext(env: Environment, iface: AgentInterface, settings
   return { tools, messages: [{ role: 'system', content: system }, { role: 'user', content: env.instruction }] };
 }
 
-export function buildMeta(env: Environment, model: Model, iface: AgentInterface, settings: AgentSettings): EpisodeMeta {
+function buildMeta(env: Environment, model: Model, iface: AgentInterface, settings: AgentSettings): EpisodeMeta {
   const base = { instance: env.instance, interface: iface };
   return {
     schemaVersion: EPISODE_SCHEMA_VERSION,

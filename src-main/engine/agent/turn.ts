@@ -77,7 +77,7 @@ interface ModelRequest {
 }
 
 /** Step 1: the request is the conversation so far and the tools; its estimate is recorded before it is sent. */
-export function buildRequest(t: TurnContext, call: number): ModelRequest {
+function buildRequest(t: TurnContext, call: number): ModelRequest {
   const { messages } = t.transcript;
   const estimate = estimateContext(messages, t.tools, t.imageCost);
   t.transcript.record({ type: 'model/request', call, messageCount: messages.length, estimate: estimateRecord(estimate) });
