@@ -36,9 +36,10 @@ interface StudioState {
  */
 let queued: { episodeId: string; events: EpisodeEvent[] } | null = null;
 let frame: number | null = null;
-const nextFrame = (fn: () => void): number =>
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : (setTimeout(fn, 16) as unknown as number);
-const cancelFrame = (id: number): void => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
+// Typed without the DOM library: the store's unit test compiles and runs under Node, where a timer stands in.
+const frames = globalThis as { requestAnimationFrame?: (fn: () => void) => number; cancelAnimationFrame?: (id: number) => void };
+const nextFrame = (fn: () => void): number => (frames.requestAnimationFrame ? frames.requestAnimationFrame(fn) : (setTimeout(fn, 16) as unknown as number));
+const cancelFrame = (id: number): void => (frames.cancelAnimationFrame ? frames.cancelAnimationFrame(id) : clearTimeout(id));
 
 /** Queued events belong to the episode open when they arrived: opening or closing one drops them. */
 function dropQueued(): void {
