@@ -3,8 +3,25 @@
  * the cell printed, then its value, error or stop) and the recorded detail.
  */
 import { CellDetail } from '../../../src-shared/episode';
-import { cellResultJson, type CellResult } from '../cells/types';
-import type { CellOutcome, Observation } from './environment';
+import type { CellRuntime } from '../cells/cellRuntime';
+import { cellResultJson, notStartedResult, type CellBudget, type CellResult } from '../cells/types';
+import { stopMessage, type CellOutcome, type Environment, type Observation } from './environment';
+
+/**
+ * Runs one cell of an environment's `runCell`, stoppable by its signal: a stop that came before
+ * the cell could start answers without starting it (a sandbox hears an interrupt only while a
+ * cell runs), and a stop while it runs interrupts the sandbox with the stop's message.
+ */
+export async function runStoppableCell(cells: CellRuntime, code: string, o: Parameters<Environment['runCell']>[1], budget: Partial<CellBudget>): Promise<CellResult> {
+  if (o.signal?.aborted) return notStartedResult(cells.cellCount + 1, stopMessage(o.signal));
+  const onAbort = () => cells.interrupt(stopMessage(o.signal));
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await cells.run(code, { budget, hooks: { onOutput: o.onOutput } });
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+}
 
 /** The model-facing text of a cell: what it printed, then its value, error or stop. */
 export function cellText(r: CellResult): string {

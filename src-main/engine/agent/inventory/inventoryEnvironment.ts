@@ -10,12 +10,11 @@ import { DEFAULT_CELL_LANGUAGE, type CellLanguage, type InstanceRef } from '../.
 import { createCellRuntime } from '../../cells/factory';
 import { prewarmPython } from '../../cells/python/pool';
 import type { CellRuntime } from '../../cells/cellRuntime';
-import { notStartedResult } from '../../cells/types';
 import { packageRoot } from '../../paths';
 import { Registry } from '../../primitives/registry';
 import { EpisodeFinished, type NamedArgs } from '../../primitives/types';
-import { cellOutcome } from '../cellOutcome';
-import { stopMessage, type CellOutcome, type Environment, type EnvironmentWords, type ToolOutcome } from '../environment';
+import { cellOutcome, runStoppableCell } from '../cellOutcome';
+import type { CellOutcome, Environment, EnvironmentWords, ToolOutcome } from '../environment';
 import { createInventoryDb, dbStateHash, TODAY, WEEK_START_DAY } from './db';
 import { judgeReport, type Report } from './judge';
 import { InventoryClient, inventoryPrimitives } from './primitives';
@@ -129,14 +128,7 @@ export async function createInventoryEnvironment(instance: InstanceRef, opts: In
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ registry, language });
-      if (o.signal?.aborted) return cellOutcome(notStartedResult(cells.cellCount + 1, stopMessage(o.signal)));
-      const onAbort = () => cells?.interrupt(stopMessage(o.signal));
-      o.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        return cellOutcome(await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: Math.max(1, o.maxSimSteps) }, hooks: { onOutput: o.onOutput } }));
-      } finally {
-        o.signal?.removeEventListener('abort', onAbort);
-      }
+      return cellOutcome(await runStoppableCell(cells, code, o, { wallMs: o.maxWallMs, simSteps: Math.max(1, o.maxSimSteps) }));
     },
     observe: async () => [],
     words: INVENTORY_WORDS,

@@ -9,7 +9,7 @@ import { DEFAULT_CELL_LANGUAGE, type InstanceRef } from '../../../../src-shared/
 import type { CellLanguage, CellRuntime } from '../../cells/cellRuntime';
 import { createCellRuntime } from '../../cells/factory';
 import { prewarmPython } from '../../cells/python/pool';
-import { notStartedResult, type CellImage, type CellResult, type ImageExtractor } from '../../cells/types';
+import type { CellImage, ImageExtractor } from '../../cells/types';
 import { serializeSnapshot } from '../../episodes/snapshot';
 import { packageRoot } from '../../paths';
 import { reportYaw } from '../../primitives/motion';
@@ -18,8 +18,8 @@ import type { CameraSource } from '../../primitives/world';
 import { attachCameraSource, type SavingCameraSource } from '../../render/simView';
 import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { robotPreamble } from './preamble';
-import { cellOutcome } from '../cellOutcome';
-import { stopMessage, type CellOutcome, type Environment, type Observation, type ToolOutcome } from '../environment';
+import { cellOutcome, runStoppableCell } from '../cellOutcome';
+import type { CellOutcome, Environment, Observation, ToolOutcome } from '../environment';
 import { ROBOT_WORDS } from './words';
 
 export interface RobotEnvironmentOptions {
@@ -112,15 +112,7 @@ export async function createRobotEnvironment(instance: InstanceRef, opts: RobotE
     callPrimitive,
     async runCell(code, o): Promise<CellOutcome> {
       cells ??= await createCellRuntime({ language, registry, countSimSteps: steps, extractImages: pngExtractor });
-      if (o.signal?.aborted) return cellOutcome(notStartedResult(cells.cellCount + 1, stopMessage(o.signal)));
-      const onAbort = () => cells?.interrupt(stopMessage(o.signal));
-      o.signal?.addEventListener('abort', onAbort, { once: true });
-      let r: CellResult;
-      try {
-        r = await cells.run(code, { budget: { wallMs: o.maxWallMs, simSteps: o.maxSimSteps }, hooks: { onOutput: o.onOutput } });
-      } finally {
-        o.signal?.removeEventListener('abort', onAbort);
-      }
+      const r = await runStoppableCell(cells, code, o, { wallMs: o.maxWallMs, simSteps: o.maxSimSteps });
       const images: Observation[] = r.images.flatMap((i) => (i.bytes && i.primitive === 'show' ? [{ label: i.caption ?? i.id, png: i.bytes, widthPx: i.width ?? widthPx, heightPx: i.height ?? heightPx }] : []));
       return cellOutcome(r, images);
     },
