@@ -42,7 +42,8 @@ async function timedRun(root: string, name: string, spec: ExperimentSpecInput, j
   const setupMs = records.reduce((a, r) => a + (r.setupMs ?? 0), 0);
   const firstSetupMs = records[0]?.setupMs ?? 0;
   const startupMs = s.workerStartupMs.reduce((a, b) => a + b, 0);
-  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, wallMs, episodeWallMs: sumEpisodeMs, setupMs, firstSetupMs, medianSetupMs: records.length ? median(records.map((r) => r.setupMs ?? 0)) : 0, startupMs, perHour: (records.length / wallMs) * 3_600_000 };
+  const failures = records.filter((r) => !r.success).map((r) => `${r.key.taskId}/s${r.key.seed}/${r.key.arm}: ${r.finish} (${r.reason.slice(0, 160)})`);
+  return { end: s.end, episodes: records.length, solved: records.filter((r) => r.success).length, failures, wallMs, episodeWallMs: sumEpisodeMs, setupMs, firstSetupMs, medianSetupMs: records.length ? median(records.map((r) => r.setupMs ?? 0)) : 0, startupMs, perHour: (records.length / wallMs) * 3_600_000 };
 }
 
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -64,6 +65,8 @@ export const experimentSuite: BenchSuite = {
       console.log('| jobs | episodes | solved | wall | Σ episode walls | episodes/hour |');
       console.log('|---|---|---|---|---|---|');
       for (const [j, r] of [[1, one], [2, two]] as const) console.log(`| ${j} | ${r.episodes} | ${r.solved} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.episodeWallMs / 1000).toFixed(1)} s | ${Math.round(r.perHour)} |`);
+      // The offline agent solves this suite: a failure here is a regression to read, not noise.
+      for (const [j, r] of [[1, one], [2, two]] as const) for (const f of r.failures.slice(0, 6)) console.log(`  failed at --jobs ${j}: ${f}`);
       console.log(`speed-up jobs 2 ÷ jobs 1: ${(two.perHour / one.perHour).toFixed(2)}× (2 cores shared with everything else on this machine)`);
       const runnerOwn = one.wallMs - one.episodeWallMs - one.startupMs;
       console.log(`--jobs 1: experiment wall (runExperiment, start to end) ${(one.wallMs / 1000).toFixed(1)} s; Σ episode walls as results.jsonl records them ${(one.episodeWallMs / 1000).toFixed(1)} s = each episode's world build (sim load, renderer scene, sandbox) ${(one.setupMs / 1000).toFixed(1)} s (${Math.round(one.setupMs / one.episodes)} ms per episode; the first, which loads MuJoCo and starts the renderer, ${Math.round(one.firstSetupMs)} ms) + the episodes' own clocks ${((one.episodeWallMs - one.setupMs) / 1000).toFixed(1)} s`);
