@@ -10,7 +10,7 @@ if (!existsSync(entry)) {
   console.error('robocell: the CLI is not built yet. Run `npm install` (or `npm run build:node`) in ' + root);
   process.exit(1);
 }
-const { main } = await import(pathToFileURL(entry).href);
-// Exit explicitly: after Python cells ran, a natural exit can block in isolated-vm's teardown of
-// the Pyodide isolates (seen on Node 20 with isolated-vm 5.0.4), although nothing is left to do.
-process.exit(await main(process.argv.slice(2)));
+const { main, exitWhenIdle } = await import(pathToFileURL(entry).href);
+// Neither a natural exit (it can hang in V8's teardown after Pyodide ran) nor process.exit at once
+// (it crashed under an isolate's teardown): exitWhenIdle exits once no isolate is in flight.
+await exitWhenIdle(await main(process.argv.slice(2)));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CellLanguage } from '../../../src-shared/episode';
 import { DEFAULT_PRICES } from '../../../src-shared/tokens';
 import { DEFAULT_SETTINGS } from '../agent/loop';
+import { exitWhenIdle } from '../cells/exit';
 import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
 import { defaultOfflineModel } from '../experiments/setup';
 import { BetweenEpisodesCollector } from '../experiments/collector';
@@ -53,6 +54,6 @@ async function main(): Promise<void> {
 }
 
 await main();
-// As bin/robocell.mjs does: after Python cells ran, a natural exit can block in isolated-vm's
-// teardown of the Pyodide isolates, and the suite waits for this process to close.
-process.exit(0);
+// As bin/robocell.mjs does: neither a natural exit (it can hang after Pyodide ran) nor an immediate
+// process.exit (it crashed under an isolate's teardown); see cells/exit.ts.
+await exitWhenIdle(0);

@@ -1,5 +1,5 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
-import { closePythonPools } from '../cells/python/pool';
+import { disposeCellIsolates } from '../cells/exit';
 import { UsageError, type Command } from './command';
 import { execCommand } from './commands/exec';
 import { experimentCommand } from './commands/experiment';
@@ -61,8 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`robocell ${name}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {
-    // The caller exits the process next; a Python sandbox still starting in the pool (the refill
-    // after a take) must finish first: exiting under isolated-vm mid-start ended in SIGSEGV.
-    await closePythonPools();
+    // Every Python sandbox ends with the command (a runtime's, the pool's, one still warming up),
+    // so the caller's exitWhenIdle finds the isolates' teardown under way at worst (cells/exit.ts).
+    await disposeCellIsolates();
   }
 }
+
+export { exitWhenIdle } from '../cells/exit';

@@ -4,7 +4,8 @@
  * libraries), which takes a third less start-up than `robocell experiment worker`, the same
  * workerMain behind the CLI's name.
  */
+import { exitWhenIdle } from '../cells/exit';
 import { workerMain } from './workerMain';
 
 // workerMain exits itself once it served its parent; it returns only when started without one.
-process.exit(await workerMain());
+await exitWhenIdle(await workerMain());

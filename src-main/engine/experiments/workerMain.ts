@@ -4,6 +4,7 @@
  * (one Dawn device per process). It obeys only its parent: Ctrl-C reaches the whole process
  * group, and the coordinator decides what a stop means; if the parent dies, it stops and exits.
  */
+import { exitWhenIdle } from '../cells/exit';
 import { executeEpisodeJob, type ModelGate } from './episodeJob';
 import { BetweenEpisodesCollector } from './collector';
 import { FromWorker, ToWorker } from './workerProtocol';
@@ -87,6 +88,7 @@ export async function workerMain(): Promise<number> {
     });
     send({ t: 'ready', pid: process.pid });
   });
-  // The renderer's device and other native handles would keep the process alive.
-  process.exit(code);
+  // Not process.exit at once: an isolate's teardown under way would crash it (cells/exit.ts). The
+  // renderer's device and other native handles may keep the loop alive: then after a grace.
+  return exitWhenIdle(code);
 }

@@ -120,18 +120,28 @@ export class PythonCellRuntime implements CellRuntime {
       sb.dispose();
       throw new Error('this cell runtime has been disposed');
     }
-    await sb.bind(
-      {
-        call: (name, argsJson, repeats) => this.bridge.handle(name, argsJson, repeats),
-        log: (level, text) => {
-          const cell = this.bridge.cell;
-          if (!cell || typeof text !== 'string') return;
-          cell.hooks.onOutput?.({ level: level === 'error' ? 'error' : 'log', text });
+    try {
+      await sb.bind(
+        {
+          call: (name, argsJson, repeats) => this.bridge.handle(name, argsJson, repeats),
+          log: (level, text) => {
+            const cell = this.bridge.cell;
+            if (!cell || typeof text !== 'string') return;
+            cell.hooks.onOutput?.({ level: level === 'error' ? 'error' : 'log', text });
+          },
         },
-      },
-      this.specsJson,
-      this.limitsJson,
-    );
+        this.specsJson,
+        this.limitsJson,
+      );
+    } catch (err) {
+      sb.dispose();
+      throw err;
+    }
+    // Disposed while binding: nobody else will ever dispose this sandbox.
+    if (this.disposed) {
+      sb.dispose();
+      throw new Error('this cell runtime has been disposed');
+    }
     this.sandbox = sb;
     this.generation++;
     return sb;
@@ -271,6 +281,9 @@ export class PythonCellRuntime implements CellRuntime {
       this.sandbox?.dispose();
     }
     await this.currentRun?.catch(() => undefined);
+    // A warm-up under way (the first sandbox, or the one replacing a lost one) ends by disposing its
+    // sandbox when it sees `disposed`; wait for it, so nothing of this runtime outlives dispose().
+    await this.starting?.catch(() => undefined);
     clearTimeout(this.killTimer);
     this.discardSandbox();
   }

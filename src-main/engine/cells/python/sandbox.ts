@@ -57,7 +57,16 @@ export class PySandbox {
     return !this.isolate.isDisposed && this.catastrophe === undefined;
   }
 
-  static async start(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
+  static start(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
+    return underWay(
+      PySandbox.startUntracked(limits, snapshot).then((sb) => {
+        liveSandboxes.add(sb);
+        return sb;
+      }),
+    );
+  }
+
+  private static async startUntracked(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
     const t0 = performance.now();
     const box: Box = { sb: null };
     const isolate = new ivm.Isolate({
@@ -82,7 +91,11 @@ export class PySandbox {
   }
 
   /** Makes the memory snapshot new sandboxes start from (a few seconds, once per process). */
-  static async makeSnapshot(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+  static makeSnapshot(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+    return underWay(PySandbox.snapshotUntracked(limits));
+  }
+
+  private static async snapshotUntracked(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
     const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, limits.memoryLimitMb) });
     try {
       const context = await isolate.createContext();
@@ -123,6 +136,7 @@ export class PySandbox {
 
   dispose(): void {
     this.binding = null;
+    liveSandboxes.delete(this);
     for (const r of [...this.refs, this.driver.run, this.driver.install, this.driver.memoryBytes]) {
       try {
         r.release();
@@ -135,6 +149,43 @@ export class PySandbox {
     this.onDispose = null;
     done?.();
   }
+}
+
+/**
+ * Every sandbox started and not yet disposed, and every start or snapshot under way, whoever asked
+ * for it: what the process must end or wait for before it exits (cells/exit.ts). An isolate torn
+ * down, or still booting, when Node exits crashes the process (SIGSEGV) or hangs its exit.
+ */
+const liveSandboxes = new Set<PySandbox>();
+const startsUnderWay = new Set<Promise<unknown>>();
+
+function underWay<T>(p: Promise<T>): Promise<T> {
+  startsUnderWay.add(p);
+  const done = () => startsUnderWay.delete(p);
+  p.then(done, done);
+  return p;
+}
+
+/**
+ * Disposes every Python sandbox of the process, pooled or bound to a runtime, once the starts under
+ * way have finished (ending an isolate mid-boot is a call into it in flight, which isolated-vm
+ * handles worst); a runtime whose sandbox goes this way reports it lost. For the process's exit:
+ * close the pools first, or a pool refilling on release would start the next one.
+ */
+export async function disposeAllSandboxes(): Promise<void> {
+  for (;;) {
+    if (startsUnderWay.size > 0) {
+      await Promise.allSettled([...startsUnderWay]);
+      continue;
+    }
+    if (liveSandboxes.size === 0) return;
+    for (const sb of [...liveSandboxes]) sb.dispose();
+  }
+}
+
+/** How many sandboxes are live and how many starts are under way (tests). */
+export function sandboxCounts(): { live: number; starting: number } {
+  return { live: liveSandboxes.size, starting: startsUnderWay.size };
 }
 
 async function runScripts(isolate: ivm.Isolate, context: ivm.Context, limits: PySandboxLimits): Promise<void> {

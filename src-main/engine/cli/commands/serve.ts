@@ -62,10 +62,9 @@ export const serveCommand: Command = {
     process.stdout.write(formatReadyLine({ port: engine.server.port, pid: process.pid }));
     if (!values['parent-stdin']) process.stderr.write(`Robocell Studio engine listening. Open:\n  ${engine.server.url}\n`);
 
-    return await finished.then((code) => {
-      // Stray handles (a stuck client) must not keep the process alive after shutdown.
-      setTimeout(() => process.exit(code), 50).unref();
-      return code;
-    });
+    // Stray handles (a stuck client) must not keep the process alive after shutdown: bin's
+    // exitWhenIdle exits after a grace at the latest. An exit of its own here could cut short the
+    // teardown of the studio's Python sandboxes, which crashed the process (cells/exit.ts).
+    return await finished;
   },
 };

@@ -1,0 +1,63 @@
+/**
+ * A process holding Python sandboxes exits cleanly (cells/exit.ts). Exiting with an isolate's
+ * teardown or boot under way crashed Node (SIGSEGV, exit 139) in about half the runs of the
+ * `refilling` probe, and one in three `robocell replay` runs of a Python episode; a natural exit
+ * hung. Each run here must end with its own exit code and no signal, by the drained loop and not
+ * by the stray-handle fallback.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src-main/engine/paths';
+
+// Inside the package, so the bundle's external imports (isolated-vm) resolve from node_modules.
+const dir = mkdtempSync(join(packageRoot(), 'out', '.python-exit-'));
+const probe = join(dir, 'probe.mjs');
+
+beforeAll(async () => {
+  await build({ entryPoints: [join(packageRoot(), 'tests/integration/fixtures/pythonExitProbe.ts')], outfile: probe, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+function runProbe(mode: string): Promise<Ended> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [probe, mode], { cwd: packageRoot(), env: { ...process.env, ROBOCELL_PYTHON_POOL: '1', ROBOCELL_PYTHON_POOL_REFILL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+/** Runs `n` probes, two at a time (the machine has two cores). */
+async function runProbes(mode: string, n: number): Promise<Ended[]> {
+  const ended: Ended[] = [];
+  for (let i = 0; i < n; i += 2) ended.push(...(await Promise.all(Array.from({ length: Math.min(2, n - i) }, () => runProbe(mode)))));
+  return ended;
+}
+
+describe('exiting with Python sandboxes', () => {
+  it('exits 0 every time after disposing a sandbox while the pool boots the next one', async () => {
+    const ended = await runProbes('refilling', 4);
+    expect(ended.map((e) => [e.code, e.signal])).toEqual(ended.map(() => [0, null]));
+    for (const e of ended) expect(e.stderr).not.toMatch(/work still open/);
+  }, 120_000);
+
+  it('keeps the exit code, with the snapshot and a sandbox still starting when it is asked to exit', async () => {
+    const ended = await runProbes('warming', 2);
+    expect(ended.map((e) => [e.code, e.signal])).toEqual(ended.map(() => [3, null]));
+    for (const e of ended) expect(e.stderr).not.toMatch(/work still open|could not dispose/);
+  }, 120_000);
+});
