@@ -10,6 +10,9 @@ export interface SceneLabel {
   text: string;
 }
 
+/** A label's height on screen (11 px text and its padding): labels closer than this are moved apart. */
+const LABEL_PX = 16;
+
 /** Preset: 'orbit' is the free camera; any other value names one of the model's cameras. */
 export type ViewPreset = 'orbit' | string;
 
@@ -127,9 +130,11 @@ export class SceneView {
     for (const { bodyName, text } of labels) {
       const body = this.model.bodies.find((b) => b.name === bodyName);
       if (!body) continue;
+      // CSS2DRenderer owns the outer element's transform; the inner one is the label, lifted by declutterLabels.
       const el = document.createElement('div');
-      el.className = 'scene-label';
-      el.textContent = text;
+      const label = el.appendChild(document.createElement('div'));
+      label.className = 'scene-label';
+      label.textContent = text;
       const obj = new CSS2DObject(el);
       obj.position.set(0, 0, 0.06);
       body.add(obj);
@@ -250,6 +255,41 @@ export class SceneView {
     }
     this.renderer.render(this.scene, camera);
     this.labelRenderer.render(this.scene, camera);
+    this.declutterLabels(camera);
     this.frames++;
+  }
+
+  /**
+   * Bodies close together on screen (a stacked tower, a cube in a bowl) printed their labels over
+   * each other. From the bottom of the view up, a label that overlaps one already placed is lifted
+   * just above it; the widths are measured once per label (a layout read each frame would cost).
+   */
+  private declutterLabels(camera: THREE.Camera): void {
+    const size = this.labelRenderer.getSize();
+    const at = new THREE.Vector3();
+    const items = this.labels
+      .filter((l) => l.visible)
+      .map((l) => {
+        l.getWorldPosition(at).project(camera);
+        const width = (l.userData.widthPx as number | undefined) || (l.userData.widthPx = l.element.offsetWidth);
+        return { el: l.element.firstElementChild as HTMLElement, x: ((at.x + 1) * size.width) / 2, y: ((1 - at.y) * size.height) / 2, w: width || 60 };
+      })
+      .sort((a, b) => b.y - a.y);
+    const placed: Array<{ x: number; y: number; w: number }> = [];
+    for (const it of items) {
+      let y = it.y;
+      // y only decreases, to one of finitely many heights: this ends.
+      for (let moved = true; moved; ) {
+        moved = false;
+        for (const p of placed) {
+          if (Math.abs(p.x - it.x) < (p.w + it.w) / 2 && p.y - y < LABEL_PX && y - p.y < LABEL_PX) {
+            y = p.y - LABEL_PX;
+            moved = true;
+          }
+        }
+      }
+      placed.push({ x: it.x, y, w: it.w });
+      it.el.style.transform = y === it.y ? '' : `translateY(${(y - it.y).toFixed(1)}px)`;
+    }
   }
 }
