@@ -12,6 +12,7 @@ import { simSuite } from './sim';
 import { solveSuite } from './solve';
 import { studioSuite } from './studio';
 import { queueSuite } from './queue';
+import { exitWhenIdle } from '../cells/exit';
 import { printTargetSummary } from './targets';
 import type { BenchSuite } from './suite';
 import { workersSuite } from './workers';
@@ -37,3 +38,6 @@ for (const suite of suites) {
   }
 }
 printTargetSummary();
+// The cells suite leaves Pyodide isolates behind it: a natural exit can hang in V8's teardown after
+// them, an immediate process.exit can crash under their teardown (cells/exit.ts).
+await exitWhenIdle(typeof process.exitCode === 'number' ? process.exitCode : 0);
