@@ -1,4 +1,4 @@
-import { foldEvents, type ActionEvent, type EpisodeEvent, type EpisodeMeta, type ModelFaultEvent, type ModelReplyEvent, type ModelRequestEvent, type ToolsEvent, type VerdictEvent } from '../../src-shared/episode';
+import { EventFold, type ActionEvent, type FoldedCall, type EpisodeEvent, type EpisodeMeta, type ModelFaultEvent, type ModelReplyEvent, type ModelRequestEvent, type ToolsEvent, type VerdictEvent } from '../../src-shared/episode';
 import type { Message } from '../../src-shared/episode/messages';
 import { estimateMessage, estimateTools, imageFamilyForModel } from '../../src-shared/tokens';
 
@@ -61,48 +61,125 @@ function estimateOf(m: Message, imageCost: ReturnType<typeof imageFamilyForModel
 /**
  * Derives what the panels show from an episode's events, through the shared fold
  * (src-shared/episode/fold.ts) so calls, context and totals match the engine's. Pure: the same
- * events give the same view, and a live episode re-derives as events arrive (token estimates are
- * cached by message).
+ * events give the same view.
  */
 export function buildEpisodeView(meta: EpisodeMeta, events: readonly EpisodeEvent[]): EpisodeView {
-  // The model's own image pricing (family and patch multiplier), as the engine counts it.
-  const imageCost = imageFamilyForModel(meta.model.name);
-  const fold = foldEvents(events);
-  const verdict = fold.verdict;
-  const calls: CallView[] = fold.calls.map((c) => ({
-    call: c.call,
-    request: c.request,
-    reply: c.reply,
-    faults: c.faults,
-    retries: c.retries,
-    context: fold.messages.slice(0, Math.min(c.request.messageCount, c.messagesRecorded)).map((message, index) => {
-      const est = estimateOf(message, imageCost);
-      return { index, message, tokens: est.total, imageTokens: est.imageTokens, isNew: index >= c.prevMessageCount };
-    }),
-    replyTokens: c.reply ? estimateOf(c.reply.reply, imageCost).total : 0,
-    actions: c.actions,
-    kind: 'pending',
-    cumulativeInputTokens: 0,
-    cumulativeCostUsd: 0,
-  }));
-  let cumIn = 0;
-  let cumCost: number | null = 0;
-  calls.forEach((c, i) => {
-    cumIn += c.reply?.usage?.inputTokens ?? c.request.estimate.total;
-    // A call without a reply yet costs nothing so far; a reply with no price makes the sum unknown.
-    if (c.reply) cumCost = c.reply.costUsd === null || cumCost === null ? null : cumCost + c.reply.costUsd;
-    c.cumulativeInputTokens = cumIn;
-    c.cumulativeCostUsd = cumCost;
-    // The newest call of an episode without a verdict may still be acting: it is not an error yet.
-    c.kind = callKind(c, !verdict && i === calls.length - 1);
-  });
-  // The episode ended on this call's outcome (solved, or the model said so); a budget end is not a finish.
-  if (verdict && calls.length && (verdict.finish === 'success' || verdict.finish === 'model-finished')) {
-    const last = calls[calls.length - 1];
-    if (last.kind !== 'error') last.kind = 'finish';
+  return new EpisodeViewBuilder(meta).add(events).view();
+}
+
+/**
+ * The view of an episode that grows (a live run): events are folded once as they arrive, and a new
+ * view re-derives only the calls they touched. Re-deriving from all events on every batch cost
+ * O(calls × messages) each time (every call's context is a slice of the conversation), so a long
+ * live run got slower with every call. Calls are settled once the next one is sent, so a batch
+ * costs about what it adds; the views it returns are the ones `buildEpisodeView` gives for the
+ * same events, and a call the batch did not touch keeps its object (React skips it).
+ */
+export class EpisodeViewBuilder {
+  private readonly fold = new EventFold();
+  private readonly imageCost: ReturnType<typeof imageFamilyForModel>;
+  /** Call number → index in fold.calls (the fold's own map holds the call, not where it sits). */
+  private readonly indexOf = new Map<number, number>();
+  private calls: CallView[] = [];
+  /** Calls at or past this index must be re-derived at the next view(). */
+  private dirtyFrom = 0;
+  /** Context entries per folded call: fixed once its request is recorded, unless messages arrive out of order. */
+  private contexts = new WeakMap<FoldedCall, ContextEntry[]>();
+  private last: EpisodeView | null = null;
+
+  constructor(readonly meta: EpisodeMeta) {
+    // The model's own image pricing (family and patch multiplier), as the engine counts it.
+    this.imageCost = imageFamilyForModel(meta.model.name);
   }
-  const tools = fold.tools;
-  return { meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages: fold.messages, lastEventT: fold.lastEventT };
+
+  add(events: readonly EpisodeEvent[]): this {
+    for (const ev of events) this.addOne(ev);
+    if (events.length) this.last = null;
+    return this;
+  }
+
+  private addOne(ev: EpisodeEvent): void {
+    const lastIndex = this.fold.calls.length - 1;
+    const touch = (i: number | undefined) => {
+      if (i !== undefined) this.dirtyFrom = Math.min(this.dirtyFrom, Math.max(0, i));
+    };
+    switch (ev.type) {
+      case 'message':
+        // A message that is not the next one rewrites or fills the past: every context may change.
+        if (ev.index !== this.fold.messages.length) {
+          this.contexts = new WeakMap();
+          touch(0);
+        }
+        break;
+      case 'model/request':
+        // The call before it is no longer the newest: it stops counting as in flight.
+        touch(lastIndex);
+        this.indexOf.set(ev.call, lastIndex + 1);
+        break;
+      case 'model/reply':
+      case 'model/fault':
+      case 'model/retry':
+      case 'action':
+        touch(this.indexOf.get(ev.call));
+        break;
+      case 'verdict':
+        // The newest call's kind reads the verdict (in flight, finish).
+        touch(lastIndex);
+        break;
+    }
+    this.fold.add(ev);
+  }
+
+  view(): EpisodeView {
+    if (this.last) return this.last;
+    const fold = this.fold;
+    const verdict = fold.verdict;
+    const calls = this.calls.slice(0, Math.min(this.dirtyFrom, fold.calls.length));
+    let cumIn = calls.at(-1)?.cumulativeInputTokens ?? 0;
+    let cumCost: number | null = calls.length ? calls[calls.length - 1].cumulativeCostUsd : 0;
+    for (let i = calls.length; i < fold.calls.length; i++) {
+      const c = fold.calls[i];
+      cumIn += c.reply?.usage?.inputTokens ?? c.request.estimate.total;
+      // A call without a reply yet costs nothing so far; a reply with no price makes the sum unknown.
+      if (c.reply) cumCost = c.reply.costUsd === null || cumCost === null ? null : cumCost + c.reply.costUsd;
+      const v: CallView = {
+        call: c.call,
+        request: c.request,
+        reply: c.reply,
+        // Copies: the fold keeps appending to its own arrays, and a view once returned never changes.
+        faults: [...c.faults],
+        retries: c.retries,
+        context: this.contextOf(c),
+        replyTokens: c.reply ? estimateOf(c.reply.reply, this.imageCost).total : 0,
+        actions: [...c.actions],
+        kind: 'pending',
+        cumulativeInputTokens: cumIn,
+        cumulativeCostUsd: cumCost,
+      };
+      // The newest call of an episode without a verdict may still be acting: it is not an error yet.
+      v.kind = callKind(v, !verdict && i === fold.calls.length - 1);
+      // The episode ended on this call's outcome (solved, or the model said so); a budget end is not a finish.
+      if (verdict && i === fold.calls.length - 1 && (verdict.finish === 'success' || verdict.finish === 'model-finished') && v.kind !== 'error') v.kind = 'finish';
+      calls.push(v);
+    }
+    this.calls = calls;
+    this.dirtyFrom = calls.length;
+    const tools = fold.tools;
+    this.last = { meta: this.meta, tools, toolTokens: tools ? toolTokensOf(tools) : 0, calls, verdict, messages: fold.messages.slice(), lastEventT: fold.lastEventT };
+    return this.last;
+  }
+
+  private contextOf(c: FoldedCall): ContextEntry[] {
+    let entries = this.contexts.get(c);
+    if (!entries) {
+      entries = this.fold.messages.slice(0, Math.min(c.request.messageCount, c.messagesRecorded)).map((message, index) => {
+        const est = estimateOf(message, this.imageCost);
+        return { index, message, tokens: est.total, imageTokens: est.imageTokens, isNew: index >= c.prevMessageCount };
+      });
+      this.contexts.set(c, entries);
+    }
+    return entries;
+  }
 }
 
 const toolTokenCache = new WeakMap<ToolsEvent, number>();

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { EpisodeEvent, EpisodeMeta } from '../../src-shared/episode';
-import { buildEpisodeView, type EpisodeView } from '../episode/view';
+import { EpisodeViewBuilder, type EpisodeView } from '../episode/view';
 
 export interface OpenEpisode {
   meta: EpisodeMeta;
@@ -41,6 +41,9 @@ const frames = globalThis as { requestAnimationFrame?: (fn: () => void) => numbe
 const nextFrame = (fn: () => void): number => (frames.requestAnimationFrame ? frames.requestAnimationFrame(fn) : (setTimeout(fn, 16) as unknown as number));
 const cancelFrame = (id: number): void => (frames.cancelAnimationFrame ? frames.cancelAnimationFrame(id) : clearTimeout(id));
 
+/** The open episode's view, folded as its events arrive (a flush re-derives only what they touched). */
+let builder: EpisodeViewBuilder | null = null;
+
 /** Queued events belong to the episode open when they arrived: opening or closing one drops them. */
 function dropQueued(): void {
   queued = null;
@@ -54,7 +57,8 @@ export const useStudio = create<StudioState>((set, get) => ({
   follow: true,
   openEpisode(meta, events, live) {
     dropQueued();
-    const view = buildEpisodeView(meta, events);
+    builder = new EpisodeViewBuilder(meta).add(events);
+    const view = builder.view();
     set({ episode: { meta, events, view, live }, selectedCall: view.calls.length - 1, follow: live });
   },
   appendEvents(episodeId, events) {
@@ -68,9 +72,9 @@ export const useStudio = create<StudioState>((set, get) => ({
     const batch = queued;
     dropQueued();
     const ep = get().episode;
-    if (!batch || !ep || ep.meta.id !== batch.episodeId) return;
+    if (!batch || !ep || ep.meta.id !== batch.episodeId || builder?.meta !== ep.meta) return;
     const all = [...ep.events, ...batch.events];
-    const view = buildEpisodeView(ep.meta, all);
+    const view = builder.add(batch.events).view();
     set({ episode: { ...ep, events: all, view }, ...(get().follow ? { selectedCall: view.calls.length - 1 } : {}) });
   },
   setLive(episodeId, live) {
@@ -90,6 +94,7 @@ export const useStudio = create<StudioState>((set, get) => ({
   },
   closeEpisode() {
     dropQueued();
+    builder = null;
     set({ episode: null, selectedCall: -1 });
   },
 }));
