@@ -6,10 +6,11 @@
  * by the stray-handle fallback.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRAY_HANDLE_GRACE_MS } from '../../src-main/engine/cells/exit';
 import { packageRoot } from '../../src-main/engine/paths';
 
 // Inside the package, so the bundle's external imports (isolated-vm) resolve from node_modules.
@@ -27,9 +28,9 @@ interface Ended {
   stderr: string;
 }
 
-function runProbe(mode: string): Promise<Ended> {
+function runProbe(mode: string, env: NodeJS.ProcessEnv = {}): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [probe, mode], { cwd: packageRoot(), env: { ...process.env, ROBOCELL_PYTHON_POOL: '1', ROBOCELL_PYTHON_POOL_REFILL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [probe, mode], { cwd: packageRoot(), env: { ...process.env, ROBOCELL_PYTHON_POOL: '1', ROBOCELL_PYTHON_POOL_REFILL: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
@@ -60,4 +61,16 @@ describe('exiting with Python sandboxes', () => {
     expect(ended.map((e) => [e.code, e.signal])).toEqual(ended.map(() => [3, null]));
     for (const e of ended) expect(e.stderr).not.toMatch(/work still open|could not dispose/);
   }, 120_000);
+
+  it('does not wait for a snapshot being made in its child process, and caches nothing half-made', async () => {
+    // An empty cache: the probe's take starts the snapshot child, and the exit comes while it runs.
+    const cache = mkdtempSync(join(dir, 'cache-'));
+    const t0 = Date.now();
+    const e = await runProbe('warming', { ROBOCELL_CACHE_DIR: cache });
+    expect([e.code, e.signal]).toEqual([3, null]);
+    expect(e.stderr).not.toMatch(/work still open|could not dispose/);
+    // Making the snapshot takes seconds; the exit did not sit through it.
+    expect(Date.now() - t0).toBeLessThan(STRAY_HANDLE_GRACE_MS + 3_000);
+    expect(readdirSync(cache)).toEqual([]);
+  }, 60_000);
 });

@@ -18,12 +18,18 @@
  */
 import { closePythonPools } from './python/pool';
 import { disposeAllSandboxes } from './python/sandbox';
+import { killSnapshotChildren } from './python/snapshot';
 
 /** How long the loop may stay busy after shutdown before the process exits regardless. */
 export const STRAY_HANDLE_GRACE_MS = 2_000;
 
-/** Ends every Python sandbox (pooled, warming up, bound to a runtime), then stops the pools for good. */
+/**
+ * Ends every Python sandbox (pooled, warming up, bound to a runtime), then stops the pools for good.
+ * A snapshot being made in a child process is ended first: waiting would hold the exit for seconds,
+ * and the next process makes it again (nothing half-made reaches the cache).
+ */
 export async function disposeCellIsolates(): Promise<void> {
+  killSnapshotChildren();
   await closePythonPools();
   await disposeAllSandboxes();
 }

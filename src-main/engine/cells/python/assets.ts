@@ -10,6 +10,7 @@
  * inside an isolate), with its memory maximum rewritten: isolated-vm's `memoryLimit` covers the JS
  * heap only, so the wasm cap is what stops a Python memory bomb.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -32,6 +33,8 @@ export interface PyodideAssets {
   asmScript: string;
   /** pyodide.mjs as a script that defines `globalThis.__loadPyodide`. */
   loaderScript: string;
+  /** sha256 over every byte above (the capped wasm, the stdlib, the scripts, the lock file): part of the snapshot cache's key. */
+  contentSha256: string;
   prepMs: number;
 }
 
@@ -85,6 +88,11 @@ export function capWasmMemory(bytes: Uint8Array, maxPages: number): Uint8Array {
 
 const cache = new Map<number, PyodideAssets>();
 
+/** The wasm binary with its memory capped at `wasmMaxMb` (64 KiB pages, 16 per MiB). */
+export function cappedWasmBytes(wasmMaxMb: number): Uint8Array {
+  return capWasmMemory(new Uint8Array(readFileSync(join(pyodideDir(), 'pyodide.asm.wasm'))), wasmMaxMb * 16);
+}
+
 export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
   const hit = cache.get(wasmMaxMb);
   if (hit) return hit;
@@ -92,7 +100,7 @@ export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
   const dir = pyodideDir();
   const version = String((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown }).version);
   if (version !== PYODIDE_VERSION) throw new Error(`Python cells need pyodide ${PYODIDE_VERSION}; node_modules has ${version}`);
-  const wasm = capWasmMemory(new Uint8Array(readFileSync(join(dir, 'pyodide.asm.wasm'))), wasmMaxMb * 16);
+  const wasm = cappedWasmBytes(wasmMaxMb);
   const module = new Wasm.Module(wasm);
   const std = readFileSync(join(dir, 'python_stdlib.zip'));
   let asm = readFileSync(join(dir, 'pyodide.asm.mjs'), 'utf8');
@@ -103,14 +111,20 @@ export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
   let loader = readFileSync(join(dir, 'pyodide.mjs'), 'utf8');
   loader = mustReplace(loader, 'export{dt as loadPyodide,U as version}', 'globalThis.__loadPyodide=dt;');
   loader = loader.replace(/\/\/# sourceMappingURL=.*$/m, '');
+  const lockJson = readFileSync(join(dir, 'pyodide-lock.json'), 'utf8');
+  const asmScript = `(function(){${asm}\n})();`;
+  const loaderScript = `(function(){${loader}\n})();`;
+  const sha = createHash('sha256');
+  for (const part of [wasm, std, asmScript, loaderScript, lockJson]) sha.update(part).update('\0');
   const assets: PyodideAssets = {
     version,
     wasmMaxMb,
     module: new ivm.ExternalCopy(module),
     stdlib: new ivm.ExternalCopy(std.buffer.slice(std.byteOffset, std.byteOffset + std.byteLength)),
-    lockJson: readFileSync(join(dir, 'pyodide-lock.json'), 'utf8'),
-    asmScript: `(function(){${asm}\n})();`,
-    loaderScript: `(function(){${loader}\n})();`,
+    lockJson,
+    asmScript,
+    loaderScript,
+    contentSha256: sha.digest('hex'),
     prepMs: 0,
   };
   assets.prepMs = performance.now() - t0;

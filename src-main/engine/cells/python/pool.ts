@@ -1,18 +1,26 @@
 /**
- * Python start-up, hidden: one memory snapshot per process (made on first need, ~3–5 s) and a warm
+ * Python start-up, hidden: one memory snapshot per process (read from the disk cache, or made by a
+ * child process on the machine's first need, ~3–5 s; see snapshot.ts) and a warm
  * pool of started sandboxes per limit set, refilled in the background whenever one is taken. A
  * Python episode's first cell then finds its sandbox ready; `prewarmPython()` lets the engine start
  * the pool before anyone asks (e.g. when the studio or an experiment picks Python).
  */
-import type ivm from 'isolated-vm';
-import { DEFAULT_PY_LIMITS, PySandbox, type PySandboxLimits } from './sandbox';
+import ivm from 'isolated-vm';
+import { DEFAULT_PY_LIMITS, PySandbox, SANDBOX_SEED, type PySandboxLimits } from './sandbox';
+import { loadSnapshot, type SnapshotOrigin } from './snapshot';
 
 const snapshots = new Map<number, Promise<ivm.ExternalCopy<ArrayBuffer>>>();
+/** Where this process's snapshots came from (benchmarks, tests). */
+export const snapshotOrigins: SnapshotOrigin[] = [];
 
 function snapshotFor(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
   let p = snapshots.get(limits.wasmMaxMb);
   if (!p) {
-    p = PySandbox.makeSnapshot(limits);
+    p = loadSnapshot(limits, SANDBOX_SEED).then(({ bytes, origin }) => {
+      snapshotOrigins.push(origin);
+      // transferOut: the copy the isolates start from takes over these bytes instead of copying them
+      return new ivm.ExternalCopy(bytes, { transferOut: true });
+    });
     // A failed snapshot is retried by the next caller rather than cached.
     p.catch(() => snapshots.delete(limits.wasmMaxMb));
     snapshots.set(limits.wasmMaxMb, p);

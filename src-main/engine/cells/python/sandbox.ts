@@ -1,14 +1,15 @@
 /**
  * One Python sandbox: an isolated-vm isolate running Pyodide, with no host handle reachable from
  * inside (see isolatePrelude.ts). Start-up is ~3 s cold and ~0.3 s from a memory snapshot; the
- * snapshot is made once per process, and the pool (pool.ts) keeps a started sandbox waiting.
+ * snapshot is made once per machine in a child process and cached on disk (snapshot.ts), and the
+ * pool (pool.ts) keeps a started sandbox waiting.
  *
  * A sandbox starts unbound: its two host functions dispatch to whatever runtime binds it, so a
  * pooled sandbox is ready before anyone knows which episode will take it.
  */
 import ivm from 'isolated-vm';
 import { pyodideAssets } from './assets';
-import { DRIVER_PY, PREIMPORT_PY } from './driver';
+import { DRIVER_PY } from './driver';
 import { BOOT, SHIMS } from './isolatePrelude';
 
 export interface PySandboxLimits {
@@ -27,7 +28,8 @@ export interface SandboxBinding {
 }
 
 const BOOT_TIMEOUT_MS = 60_000;
-const SEED = 0x5eed;
+/** The seed of the isolate's random source (SHIMS); the snapshot is made with it too (snapshot.ts). */
+export const SANDBOX_SEED = 0x5eed;
 
 type Fn = ivm.Reference<(...args: never[]) => unknown>;
 
@@ -90,27 +92,6 @@ export class PySandbox {
     }
   }
 
-  /** Makes the memory snapshot new sandboxes start from (a few seconds, once per process). */
-  static makeSnapshot(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
-    return underWay(PySandbox.snapshotUntracked(limits));
-  }
-
-  private static async snapshotUntracked(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
-    const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, limits.memoryLimitMb) });
-    try {
-      const context = await isolate.createContext();
-      await runScripts(isolate, context, limits);
-      const intr = new SharedArrayBuffer(8);
-      const bytes = (await context.evalClosure(BOOT, [pyodideAssets(limits.wasmMaxMb).lockJson, null, true, null, null, new ivm.ExternalCopy(intr).copyInto(), '', PREIMPORT_PY], {
-        timeout: BOOT_TIMEOUT_MS,
-        result: { promise: true, copy: true },
-      })) as ArrayBuffer;
-      return new ivm.ExternalCopy(bytes);
-    } finally {
-      if (!isolate.isDisposed) isolate.dispose();
-    }
-  }
-
   bind(binding: SandboxBinding, specsJson: string, limitsJson: string): Promise<unknown> {
     this.binding = binding;
     return this.driver.install.apply(undefined, [specsJson, limitsJson] as never[], { timeout: 5_000, result: { copy: true } });
@@ -152,7 +133,7 @@ export class PySandbox {
 }
 
 /**
- * Every sandbox started and not yet disposed, and every start or snapshot under way, whoever asked
+ * Every sandbox started and not yet disposed, and every start under way, whoever asked
  * for it: what the process must end or wait for before it exits (cells/exit.ts). An isolate torn
  * down, or still booting, when Node exits crashes the process (SIGSEGV) or hangs its exit.
  */
@@ -190,7 +171,7 @@ export function sandboxCounts(): { live: number; starting: number } {
 
 async function runScripts(isolate: ivm.Isolate, context: ivm.Context, limits: PySandboxLimits): Promise<void> {
   const a = pyodideAssets(limits.wasmMaxMb);
-  await context.evalClosure(SHIMS, [a.stdlib.copyInto(), a.module.copyInto(), SEED], { timeout: BOOT_TIMEOUT_MS });
+  await context.evalClosure(SHIMS, [a.stdlib.copyInto(), a.module.copyInto(), SANDBOX_SEED], { timeout: BOOT_TIMEOUT_MS });
   await (await isolate.compileScript(a.asmScript, { filename: 'pyodide.asm.js' })).run(context, { timeout: BOOT_TIMEOUT_MS });
   await (await isolate.compileScript(a.loaderScript, { filename: 'pyodide.js' })).run(context, { timeout: BOOT_TIMEOUT_MS });
 }

@@ -1,0 +1,259 @@
+/**
+ * The Pyodide memory snapshot every Python sandbox starts from, made once per machine and kept on
+ * disk. Making it in an engine process cost that process 3–5 s and left ~120 MiB behind for good
+ * (the isolate that booted Pyodide from scratch, freed but not returned by malloc), which put
+ * every Python experiment worker over issue 18's 400 MiB. So it is made in a short-lived child
+ * process, written to the cache directory atomically, and later processes only read its bytes.
+ *
+ * The child runs SNAPSHOT_CHILD_JS, which has no code of its own beyond the mechanics: everything
+ * that shapes the snapshot (the patched Pyodide scripts, the capped wasm, the stdlib, SHIMS, BOOT,
+ * the pre-imports, the random seed) comes from this process over stdin, and the cache key is the
+ * hash of exactly that, so a snapshot can never be read back by code it was not made for. The
+ * driver (DRIVER_PY) is not in it: it runs after the snapshot is loaded, in every sandbox.
+ *
+ * A cache file that fails its check (truncated, another version's, bit rot) is said on stderr,
+ * removed and made again; an unwritable cache directory costs only the reuse.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cappedWasmBytes, pyodideAssets } from './assets';
+import { PREIMPORT_PY } from './driver';
+import { BOOT, SHIMS } from './isolatePrelude';
+
+const require = createRequire(import.meta.url);
+const MAGIC = 'robocell-pyodide-snapshot 1\n';
+/** Snapshot files of other keys kept beside the current one (other checkouts, other wasm caps). */
+const KEEP_OTHERS = 3;
+const CHILD_TIMEOUT_MS = 120_000;
+
+export interface SnapshotLimits {
+  memoryLimitMb: number;
+  wasmMaxMb: number;
+}
+
+export interface SnapshotOrigin {
+  /** 'cache': read from the file; 'child': made by a child process just now. */
+  from: 'cache' | 'child';
+  path: string;
+  ms: number;
+}
+
+/** Where snapshots are kept: ROBOCELL_CACHE_DIR, else the user's cache directory (XDG), else the temp directory. */
+export function snapshotCacheDir(): string {
+  if (process.env.ROBOCELL_CACHE_DIR) return process.env.ROBOCELL_CACHE_DIR;
+  if (process.env.XDG_CACHE_HOME) return join(process.env.XDG_CACHE_HOME, 'robocell');
+  const home = homedir();
+  return home ? join(home, '.cache', 'robocell') : join(tmpdir(), 'robocell-cache');
+}
+
+/** The key: a hash of every input that shapes the snapshot (see the file comment). */
+export function snapshotKey(limits: SnapshotLimits, seed: number): string {
+  const a = pyodideAssets(limits.wasmMaxMb);
+  const h = createHash('sha256');
+  for (const part of [a.version, String(limits.wasmMaxMb), String(seed), a.contentSha256, SHIMS, BOOT, PREIMPORT_PY]) h.update(part).update('\0');
+  return h.digest('hex');
+}
+
+function fileFor(dir: string, limits: SnapshotLimits, key: string): string {
+  return join(dir, `pyodide-${pyodideAssets(limits.wasmMaxMb).version}-snapshot-${key.slice(0, 16)}.bin`);
+}
+
+interface Header {
+  key: string;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * The snapshot in the file as an ArrayBuffer of its own (handed to isolates without another copy),
+ * or why it cannot be used; null when there is no file.
+ */
+export function readSnapshotFile(path: string, key: string): { bytes: ArrayBuffer } | { problem: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { problem: `cannot be read (${(err as Error).message})` };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(size, 4096));
+    readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) return { problem: 'is not a snapshot file' };
+    const nl = head.indexOf(10, MAGIC.length);
+    let header: Header;
+    try {
+      header = JSON.parse(head.subarray(MAGIC.length, nl < 0 ? head.length : nl).toString('utf8')) as Header;
+    } catch {
+      return { problem: 'has an unreadable header' };
+    }
+    if (header.key !== key) return { problem: 'was made for other inputs' };
+    const bodyAt = nl + 1;
+    if (size - bodyAt !== header.bytes) return { problem: `is truncated or overlong (${size - bodyAt} of ${header.bytes} bytes)` };
+    const bytes = new ArrayBuffer(header.bytes);
+    const view = new Uint8Array(bytes);
+    for (let got = 0; got < view.length; ) {
+      const n = readSync(fd, view, got, view.length - got, bodyAt + got);
+      if (n === 0) return { problem: 'is truncated' };
+      got += n;
+    }
+    if (createHash('sha256').update(view).digest('hex') !== header.sha256) return { problem: 'fails its checksum' };
+    return { bytes };
+  } catch (err) {
+    return { problem: `cannot be read (${(err as Error).message})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes the file under a temporary name and renames it: a reader never sees half a file. */
+export function writeSnapshotFile(path: string, key: string, bytes: Uint8Array): void {
+  const header: Header = { key, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, Buffer.concat([Buffer.from(MAGIC + JSON.stringify(header) + '\n'), bytes]));
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Removes all but the newest KEEP_OTHERS snapshot files other than `keep`. */
+function pruneOthers(dir: string, keep: string): void {
+  try {
+    const others = readdirSync(dir)
+      .filter((f) => /^pyodide-.*-snapshot-[0-9a-f]+\.bin$/.test(f) && join(dir, f) !== keep)
+      .map((f) => ({ path: join(dir, f), mtimeMs: statSync(join(dir, f)).mtimeMs }))
+      .sort((x, y) => y.mtimeMs - x.mtimeMs);
+    for (const f of others.slice(KEEP_OTHERS)) rmSync(f.path, { force: true });
+  } catch {
+    // pruning is housekeeping; a file another process removed first is fine
+  }
+}
+
+/**
+ * The snapshot for these limits: from the cache file when it checks out, else made by a child
+ * process and written to the cache. `dir` defaults to snapshotCacheDir().
+ */
+export async function loadSnapshot(limits: SnapshotLimits, seed: number, dir = snapshotCacheDir()): Promise<{ bytes: ArrayBuffer; origin: SnapshotOrigin }> {
+  const t0 = performance.now();
+  const key = snapshotKey(limits, seed);
+  const path = fileFor(dir, limits, key);
+  const found = readSnapshotFile(path, key);
+  if (found && 'bytes' in found) return { bytes: found.bytes, origin: { from: 'cache', path, ms: performance.now() - t0 } };
+  if (found) {
+    process.stderr.write(`cells: the cached Python snapshot ${path} ${found.problem}; making it again\n`);
+    rmSync(path, { force: true });
+  }
+  const bytes = await makeInChild(limits, seed);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeSnapshotFile(path, key, new Uint8Array(bytes));
+    pruneOthers(dir, path);
+  } catch (err) {
+    process.stderr.write(`cells: could not cache the Python snapshot in ${dir} (${(err as Error).message}); each process will make its own\n`);
+  }
+  return { bytes, origin: { from: 'child', path, ms: performance.now() - t0 } };
+}
+
+/** Snapshot children running now: the process's exit ends them (cells/exit.ts) rather than wait. */
+const children = new Set<ChildProcess>();
+
+export function killSnapshotChildren(): void {
+  for (const c of children) c.kill('SIGKILL');
+}
+
+function makeInChild(limits: SnapshotLimits, seed: number): Promise<ArrayBuffer> {
+  const a = pyodideAssets(limits.wasmMaxMb);
+  const wasm = cappedWasmBytes(limits.wasmMaxMb);
+  const stdlib = new Uint8Array(a.stdlib.copy());
+  const job = {
+    ivmPath: require.resolve('isolated-vm'),
+    memoryLimitMb: Math.max(8, limits.memoryLimitMb),
+    timeoutMs: CHILD_TIMEOUT_MS,
+    seed,
+    shims: SHIMS,
+    boot: BOOT,
+    asmScript: a.asmScript,
+    loaderScript: a.loaderScript,
+    lockJson: a.lockJson,
+    preimportPy: PREIMPORT_PY,
+    wasmBytes: wasm.length,
+  };
+  return new Promise((resolve, reject) => {
+    // ELECTRON_RUN_AS_NODE: when the engine runs on Electron's binary, the child must be Node too.
+    const child = spawn(process.execPath, ['-e', SNAPSHOT_CHILD_JS], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    children.add(child);
+    const out: Buffer[] = [];
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS + 10_000);
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+    child.stdin.on('error', () => undefined); // a child that died early: its exit says why
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      children.delete(child);
+      reject(new Error(`could not start the Python snapshot process: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      const buf = Buffer.concat(out);
+      const nl = buf.indexOf(10);
+      const declared = nl > 0 ? Number(buf.subarray(0, nl).toString('latin1')) : NaN;
+      const body = buf.subarray(nl + 1);
+      // Complete bytes are the snapshot whatever the exit said (the child's own exit is where an isolate teardown could crash).
+      if (Number.isInteger(declared) && declared > 0 && body.length === declared) {
+        if (code !== 0) process.stderr.write(`cells: the Python snapshot process ended with ${signal ?? code} after sending its snapshot\n`);
+        resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+        return;
+      }
+      reject(new Error(`the Python snapshot process failed (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`));
+    });
+    child.stdin.end(Buffer.concat([Buffer.from(JSON.stringify(job) + '\n'), wasm, stdlib]));
+  });
+}
+
+/**
+ * The child: reads the job (a JSON line, then the wasm, then the stdlib) from stdin, boots Pyodide
+ * in an isolate as sandbox.ts does, runs the pre-imports, writes `<length>\n<bytes>` to stdout,
+ * disposes the isolate and exits once its loop is empty (the exit cells/exit.ts explains).
+ */
+const SNAPSHOT_CHILD_JS = String.raw`'use strict';
+const chunks = [];
+process.stdin.on('data', (c) => chunks.push(c));
+process.stdin.on('end', () => {
+  main().then(() => process.once('beforeExit', () => process.exit(0)), (err) => {
+    process.stderr.write(String(err && err.stack || err) + '\n');
+    process.exit(1);
+  });
+});
+async function main() {
+  const all = Buffer.concat(chunks);
+  const nl = all.indexOf(10);
+  const job = JSON.parse(all.subarray(0, nl).toString('utf8'));
+  const wasm = all.subarray(nl + 1, nl + 1 + job.wasmBytes);
+  const std = all.subarray(nl + 1 + job.wasmBytes);
+  const ivm = require(job.ivmPath);
+  const isolate = new ivm.Isolate({ memoryLimit: job.memoryLimitMb });
+  try {
+    const context = await isolate.createContext();
+    const t = { timeout: job.timeoutMs };
+    const stdlib = std.buffer.slice(std.byteOffset, std.byteOffset + std.byteLength);
+    await context.evalClosure(job.shims, [new ivm.ExternalCopy(stdlib).copyInto(), new ivm.ExternalCopy(new WebAssembly.Module(wasm)).copyInto(), job.seed], t);
+    await (await isolate.compileScript(job.asmScript, { filename: 'pyodide.asm.js' })).run(context, t);
+    await (await isolate.compileScript(job.loaderScript, { filename: 'pyodide.js' })).run(context, t);
+    const intr = new ivm.ExternalCopy(new SharedArrayBuffer(8)).copyInto();
+    const bytes = await context.evalClosure(job.boot, [job.lockJson, null, true, null, null, intr, '', job.preimportPy], { ...t, result: { promise: true, copy: true } });
+    const body = Buffer.from(bytes);
+    await new Promise((res, rej) => process.stdout.write(Buffer.concat([Buffer.from(body.length + '\n'), body]), (e) => (e ? rej(e) : res())));
+  } finally {
+    if (!isolate.isDisposed) isolate.dispose();
+  }
+}
+`;

@@ -1,0 +1,110 @@
+/**
+ * The Pyodide memory snapshot's disk cache (cells/python/snapshot.ts): made once by a child
+ * process, read back by later loads, a damaged file said on stderr and made again, and a sandbox
+ * started from the cached bytes runs Python. Each case uses its own cache directory.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PY_LIMITS, SANDBOX_SEED } from '../../src-main/engine/cells/python/sandbox';
+import { loadSnapshot, readSnapshotFile, snapshotCacheDir, snapshotKey, writeSnapshotFile } from '../../src-main/engine/cells/python/snapshot';
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'robocell-snapshot-test-'));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+function stderrLines(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return lines;
+}
+
+describe('the Python snapshot cache', () => {
+  it('is made once by a child process, then read from disk; a damaged file is said, removed and made again', async () => {
+    const dir = freshDir();
+    const first = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED, dir);
+    expect(first.origin.from).toBe('child');
+    expect(first.bytes.byteLength).toBeGreaterThan(1_000_000);
+    expect(readdirSync(dir)).toEqual([first.origin.path.slice(dir.length + 1)]); // no temporary file left
+
+    const again = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED, dir);
+    expect(again.origin).toMatchObject({ from: 'cache', path: first.origin.path });
+    expect(Buffer.from(again.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+
+    // one flipped byte in the body
+    const file = readFileSync(first.origin.path);
+    file[file.length - 1000] ^= 0xff;
+    writeFileSync(first.origin.path, file);
+    const lines = stderrLines();
+    const remade = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED, dir);
+    vi.restoreAllMocks();
+    expect(remade.origin.from).toBe('child');
+    expect(lines.join('')).toMatch(/cached Python snapshot .* fails its checksum; making it again/);
+    expect(readSnapshotFile(first.origin.path, snapshotKey(DEFAULT_PY_LIMITS, SANDBOX_SEED))).toMatchObject({ bytes: expect.any(ArrayBuffer) });
+  }, 120_000);
+
+  it('refuses a file that is truncated, not a snapshot, or made for other inputs', () => {
+    const dir = freshDir();
+    const path = join(dir, 'x.bin');
+    const body = new Uint8Array(10_000).map((_, i) => i % 251);
+    writeSnapshotFile(path, 'key-a', body);
+    const ok = readSnapshotFile(path, 'key-a');
+    expect(ok && 'bytes' in ok && Buffer.from(ok.bytes).equals(Buffer.from(body))).toBe(true);
+    expect(readSnapshotFile(path, 'key-b')).toEqual({ problem: 'was made for other inputs' });
+    const whole = readFileSync(path);
+    writeFileSync(path, whole.subarray(0, whole.length - 1));
+    expect(readSnapshotFile(path, 'key-a')).toMatchObject({ problem: expect.stringMatching(/truncated/) });
+    writeFileSync(path, 'hello');
+    expect(readSnapshotFile(path, 'key-a')).toEqual({ problem: 'is not a snapshot file' });
+    expect(readSnapshotFile(join(dir, 'missing.bin'), 'key-a')).toBeNull();
+  });
+
+  it('keys the snapshot by what shapes it: the wasm cap and the seed', () => {
+    const k = snapshotKey(DEFAULT_PY_LIMITS, SANDBOX_SEED);
+    expect(snapshotKey({ ...DEFAULT_PY_LIMITS, memoryLimitMb: DEFAULT_PY_LIMITS.memoryLimitMb * 2 }, SANDBOX_SEED)).toBe(k);
+    expect(snapshotKey({ ...DEFAULT_PY_LIMITS, wasmMaxMb: DEFAULT_PY_LIMITS.wasmMaxMb / 2 }, SANDBOX_SEED)).not.toBe(k);
+    expect(snapshotKey(DEFAULT_PY_LIMITS, SANDBOX_SEED + 1)).not.toBe(k);
+  });
+
+  it('lives where ROBOCELL_CACHE_DIR says, else in the user cache directory', () => {
+    vi.stubEnv('ROBOCELL_CACHE_DIR', '/some/where');
+    expect(snapshotCacheDir()).toBe('/some/where');
+    vi.stubEnv('ROBOCELL_CACHE_DIR', '');
+    vi.stubEnv('XDG_CACHE_HOME', '/xdg');
+    expect(snapshotCacheDir()).toBe(join('/xdg', 'robocell'));
+  });
+
+  it('starts a sandbox that runs Python from the cached snapshot', async () => {
+    vi.stubEnv('ROBOCELL_CACHE_DIR', freshDir());
+    vi.resetModules();
+    const pool = await import('../../src-main/engine/cells/python/pool');
+    const { sandboxCounts } = await import('../../src-main/engine/cells/python/sandbox');
+    // First process on this "machine": the child makes it. A second load (a new process) reads it.
+    const sb = await pool.startSandboxUnpooled();
+    try {
+      expect(pool.snapshotOrigins.map((o) => o.from)).toEqual(['child']);
+      await sb.bind({ call: async () => 'v"null"', log: () => undefined }, '[]', JSON.stringify({ max_output_chars: 1000, max_line_chars: 1000, max_value_chars: 1000 }));
+      const reply = JSON.parse(await sb.run('import math\nprint(math.factorial(10))\n6 * 7', '<cell-1>', 10_000)) as { ok: boolean; value?: string; stdout: string };
+      expect(reply).toMatchObject({ ok: true, value: '42', stdout: '3628800\n' });
+    } finally {
+      sb.dispose();
+    }
+    expect(sandboxCounts().live).toBe(0);
+    const second = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED);
+    expect(second.origin.from).toBe('cache');
+  }, 120_000);
+});
