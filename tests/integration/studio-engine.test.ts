@@ -125,6 +125,44 @@ describe('studio engine service', () => {
     await expect(client.request('scratch/interrupt', {})).resolves.toEqual({ interrupted: false });
   });
 
+  it('lends a paused run’s robot to a scratch cell only between model calls, and holds the run while the cell moves it', async () => {
+    // A quarter of real time: paused after the third reply, the run is inside that call's motion.
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: false });
+    await waitFor(() => count(episodeId, 'model/reply') >= 3, 'the third reply');
+    await client.request('run/control', { episodeId, action: 'pause' });
+    const call = count(episodeId, 'model/request');
+    // Its motion is parked mid-way: a scratch motion now would interleave with the recorded one.
+    await expect(client.request('scratch/run', { episodeId, code: 'robo.state()' })).rejects.toThrow(new RegExp(`middle of model call ${call}`));
+    await client.request('run/speed', { episodeId, speed: null });
+    await client.request('run/control', { episodeId, action: 'step' });
+    await waitFor(() => count(episodeId, 'action') === call + 1 && states.at(-1) === 'paused', 'the step to the next gate', 180_000);
+    const actions = count(episodeId, 'action');
+
+    // Between calls the robot is the scratch cell's, motions included (the pacer does not park them), in the run's language.
+    await client.request('run/speed', { episodeId, speed: 1 });
+    const framesBefore = poseFrames;
+    const moved = await client.request('scratch/run', { episodeId, code: 'r = robo.move_to(xyz=[0.45, 0.05, 0.3])\nr.reached', maxWallMs: 60_000 });
+    expect(moved).toMatchObject({ target: 'live-run', ok: true, detail: { value: 'True' } });
+    // The live view followed the scratch cell's motion (about a second of it at real time).
+    expect(poseFrames - framesBefore).toBeGreaterThan(5);
+    await expect(client.request('scratch/run', { episodeId, code: 'round(robo.state().arms[0].tcp[2], 2)' })).resolves.toMatchObject({ detail: { value: '0.3' } });
+
+    // While a scratch cell has the robot, the run neither resumes nor steps.
+    const waiting = client.request('scratch/run', { episodeId, code: 'robo.wait(seconds=3)', maxWallMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    await expect(client.request('run/control', { episodeId, action: 'resume' })).rejects.toThrow(/scratch cell is running/);
+    await expect(client.request('run/control', { episodeId, action: 'step' })).rejects.toThrow(/scratch cell is running/);
+    await expect(waiting).resolves.toMatchObject({ ok: true });
+    expect(count(episodeId, 'action')).toBe(actions);
+    expect(states.at(-1)).toBe('paused');
+
+    // Given back, the run goes on from where the scratch cell left the robot.
+    await client.request('run/control', { episodeId, action: 'resume' });
+    await waitFor(() => count(episodeId, 'action') > actions, 'an action after the scratch cells');
+    await client.request('run/control', { episodeId, action: 'stop' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+  });
+
   it('restores the scene of any recorded moment exactly', async () => {
     const scene = await client.request('scene/get', { episodeId: toolsEpisode });
     expect(scene.description.nbody * 7).toBe(scene.frame.poses.length);

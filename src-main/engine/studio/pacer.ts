@@ -22,6 +22,9 @@ export class Pacer {
   private resume: (() => void) | null = null;
   private resumed: Promise<void> = Promise.resolve();
   private stopped = false;
+  private parkedNow = false;
+  /** Called when a motion parks (paused mid-way): whoever waits for the run to settle hears it. */
+  onParked: (() => void) | null = null;
 
   private lastContactsMs = 0;
 
@@ -59,6 +62,11 @@ export class Pacer {
     return this.paused;
   }
 
+  /** A motion is parked inside its step loop, waiting for the run to resume. */
+  get isParked(): boolean {
+    return this.parkedNow;
+  }
+
   /** Sends the current poses now (e.g. after a pause or at the end of an action). */
   stream(sim: Sim): void {
     this.poses = sim.bodyPoses(this.poses ?? undefined);
@@ -86,9 +94,16 @@ export class Pacer {
       if (waitMs > 1) await sleep(waitMs);
       else await yieldNow();
     } else await yieldNow();
-    while (this.paused && !this.stopped) {
-      this.stream(sim);
-      await this.resumed;
+    if (!this.paused || this.stopped) return;
+    this.parkedNow = true;
+    this.onParked?.();
+    try {
+      while (this.paused && !this.stopped) {
+        this.stream(sim);
+        await this.resumed;
+      }
+    } finally {
+      this.parkedNow = false;
     }
   };
 }

@@ -73,7 +73,9 @@ export class ActiveRun {
     readonly env: Environment,
     readonly pacer: Pacer,
     private readonly onState: (s: RunState, error: string | null) => void,
-  ) {}
+  ) {
+    pacer.onParked = () => this.wake();
+  }
 
   /** The loop awaits this before each model call. */
   readonly beforeCall = async (call: number): Promise<void> => {
@@ -82,6 +84,7 @@ export class ActiveRun {
       this.setState('paused');
     }
     this.atGate = true;
+    this.wake();
     try {
       while (this.state === 'paused' && !this.abort.signal.aborted) {
         await new Promise<void>((r) => (this.gateOpen = r));
@@ -94,6 +97,58 @@ export class ActiveRun {
   /** Waiting before a model call (true) rather than paused inside one (mid-motion). */
   private atGate = false;
 
+  private readonly gateWaiters: Array<() => void> = [];
+  /** Scratch cells running against this run's robot (see lendRobot). */
+  private scratchCells = 0;
+
+  /**
+   * A scratch cell takes the robot of a run paused at the gate: the run neither resumes nor steps
+   * until it gives it back. The gate alone holds the agent meanwhile, so the pacer stops parking
+   * motions (the scratch cell's own would wait for a Resume that cannot come) and streams them.
+   */
+  lendRobot(): () => void {
+    this.scratchCells++;
+    this.pacer.setPaused(false);
+    let returned = false;
+    return () => {
+      if (returned) return;
+      returned = true;
+      this.scratchCells--;
+      if (this.scratchCells === 0 && this.state === 'paused') this.pacer.setPaused(true);
+    };
+  }
+
+  /** Paused between model calls: no action is under way, so the robot is the agent's to lend. */
+  get pausedAtGate(): boolean {
+    return this.state === 'paused' && this.atGate;
+  }
+
+  private wake(): void {
+    for (const w of this.gateWaiters.splice(0)) w();
+  }
+
+  /**
+   * Whether the paused run is at the gate, or gets there within `withinMs`. Paused while it was
+   * starting, waiting for a model reply or recording, it goes on to the gate without moving the
+   * robot; a motion that parks (paused mid-way) settles it the other way at once.
+   */
+  async reachesGate(withinMs: number): Promise<boolean> {
+    const end = Date.now() + withinMs;
+    while (this.state === 'paused' && !this.atGate && !this.pacer.isParked && Date.now() < end) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          const i = this.gateWaiters.indexOf(done);
+          if (i >= 0) this.gateWaiters.splice(i, 1);
+          resolve();
+        };
+        const timer = setTimeout(done, end - Date.now());
+        this.gateWaiters.push(done);
+      });
+    }
+    return this.pausedAtGate;
+  }
+
   control(action: 'pause' | 'resume' | 'step' | 'stop'): RunState {
     if (this.state !== 'running' && this.state !== 'paused') return this.state;
     if (action === 'stop') {
@@ -102,6 +157,8 @@ export class ActiveRun {
       this.gateOpen?.();
       return this.state;
     }
+    // The agent would act on the robot while the scratch cell does: their motions would interleave.
+    if (this.scratchCells > 0) throw new RpcError('busy', `a scratch cell is running against this run's robot: wait for it or stop it, then ${action}`);
     if (action === 'pause') {
       this.setState('paused');
       this.pacer.setPaused(true);

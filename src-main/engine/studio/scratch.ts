@@ -15,6 +15,8 @@ import type { RunManager } from './runs';
 import { sceneFrame } from './viewer';
 
 const SCRATCH_BUDGET = { maxWallMs: 60_000, maxSimSteps: 100_000 };
+/** How long a scratch cell waits for a paused run that is still busy (a model reply, a recording) to reach the gate. */
+const GATE_WAIT_MS = 30_000;
 
 export interface ScratchRunOptions {
   maxWallMs?: number;
@@ -50,6 +52,7 @@ export class ScratchCells {
     const onDropped = () => stop.abort('the client disconnected');
     if (opts.signal?.aborted) onDropped();
     else opts.signal?.addEventListener('abort', onDropped, { once: true });
+    let giveBack: (() => void) | null = null;
     try {
       const live = this.runs.current;
       let env: RobotEnvironment;
@@ -57,10 +60,16 @@ export class ScratchCells {
       let fromAction: number | null = null;
       if (live && live.episodeId === episodeId) {
         if (live.state !== 'paused') throw new RpcError('busy', 'pause the run before running a scratch cell against its robot');
+        // Paused inside an action, the agent's motion (or cell) is parked mid-way and resumes on Resume:
+        // a scratch cell that moved the robot now would interleave with it, and the recorded action
+        // would describe motions that did not happen as recorded. Only a run paused between model
+        // calls lends its robot.
+        if (!(await live.reachesGate(GATE_WAIT_MS))) throw new RpcError('busy', `the run is paused in the middle of model call ${live.currentCall} (its action is under way); scratch cells run between model calls: press Step, and run the cell once the run pauses again`);
         // Scratch cells restore and report a robot's pose; another environment has none to show.
         if (!('taskWorld' in live.env)) throw new RpcError('invalid-argument', `scratch cells need a robot world; this run's environment is "${live.env.kind}"`);
         env = live.env as RobotEnvironment;
         target = 'live-run';
+        giveBack = live.lendRobot();
       } else {
         const ep = this.library.open(episodeId);
         if (ep.meta.environment !== 'mujoco') throw new RpcError('invalid-argument', `scratch cells need a robot world; this episode's environment is "${ep.meta.environment}"`);
@@ -97,6 +106,7 @@ export class ScratchCells {
       };
     } finally {
       opts.signal?.removeEventListener('abort', onDropped);
+      giveBack?.();
       this.running = null;
     }
   }
