@@ -3,7 +3,7 @@
  * cut line and an unknown event type is listed (not hidden) with the bad lines named in its row,
  * opening it says the same, and it can still be exported and deleted.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { ROOT, startEngineProcess, type RunningEngine } from '../helpers/engine';
 
-const DEMO = '20261201T094137Z-st-tower-three-default-s0-tools-96ab18';
+// The bundled tool-arm example (its folder name changes whenever the examples are regenerated).
+const DEMO = readdirSync(join(ROOT, 'assets', 'demo-episodes')).find((d) => /-tools-[0-9a-f]+$/.test(d))!;
 const DAMAGED = '20261201T120000Z-st-tower-three-default-s0-tools-d4a4a6';
 const PROBLEM = 'events.jsonl line 4: not valid JSON (at character 18); line 6: type: not a known event type';
 

@@ -120,12 +120,16 @@ function remember(mem: Memory, r: PhaseResult): void {
   if (missing) mem.notFound.add(missing[1]);
 }
 
-/** Frees every hand that holds something the plan does not expect to hold. */
+/**
+ * Frees every hand that holds something the plan does not expect to hold, and lifts a hand left
+ * low (a program whose last motion should have met the goal ends where it acted, see SkillEnd):
+ * going straight up first, it cannot sweep through what it just put down on its way elsewhere.
+ */
 function freeHands(p: ProgramBuilder, scene: Scene, multiArm: boolean): void {
   for (const a of scene.arms) {
-    if (!a.holding) continue;
+    if (!a.holding && a.tcp[2] >= TRAVEL_Z - 0.005) continue;
     const arm = multiArm ? { arm: a.name } : {};
-    p.b.call('release', arm);
+    if (a.holding) p.b.call('release', arm);
     p.b.call('move_to', { xyz: [a.tcp[0], a.tcp[1], Math.max(a.tcp[2], TRAVEL_Z)], ...arm });
   }
 }
@@ -178,6 +182,8 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
     freeHands(p, scene, multiArm);
     const sharedTarget = new Set(steps.map((s) => s.target)).size === 1 && steps.length > 1;
     for (const s of todo) {
+      // The last placement is the goal's last motion: no backing off, parking or waiting after it.
+      const final = s === todo[todo.length - 1];
       const arm = multiArm ? (s.arm ?? nearestArm(scene, s.object)) : undefined;
       const picked = pickUp(p, s.object, arm);
       const kind = surfaceOf(s.target, scene);
@@ -189,11 +195,10 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
         if (arm) [dx, dy] = [0, (homeOf(arm)[1] > (scene.objects.find((o) => o.name === s.target)?.position[1] ?? 0) ? 1 : -1) * 0.03];
         else [dx, dy] = [0.042 * Math.cos(ring), 0.042 * Math.sin(ring)];
       }
-      placeAt(p, picked, dx ? add(get(t, 'position', 0), dx) : get(t, 'position', 0), dy ? add(get(t, 'position', 1), dy) : get(t, 'position', 1), restZ(kind, t, picked), arm);
-      if (arm) park(p, arm, homeOf(arm));
+      placeAt(p, picked, dx ? add(get(t, 'position', 0), dx) : get(t, 'position', 0), dy ? add(get(t, 'position', 1), dy) : get(t, 'position', 1), restZ(kind, t, picked), arm, p.travelZ, { final });
+      if (arm && !final) park(p, arm, homeOf(arm));
       b.emit(obj({ query: s.object, object: get(picked, 'name'), target: get(t, 'name') }));
     }
-    b.call('wait', { seconds: 0.6 });
     return { program: title(`put ${todo.map((s) => `${s.object} ${surfaceOf(s.target, scene) === 'bowl' ? 'in' : 'on'} ${s.target}`).join(', then ')}`) };
   }
 
@@ -203,7 +208,7 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
     if (goal.action === 'close') {
       if (mem.drawerOutM !== null && mem.drawerOutM <= 0) return { program: null };
       freeHands(p, scene, multiArm);
-      closeDrawer(p);
+      closeDrawer(p, { final: true });
       return { program: title('push the drawer shut') };
     }
     const opened = mem.drawerOpenedM !== null && mem.drawerOpenedM >= 0.1;
@@ -213,13 +218,12 @@ function plan(goal: Goal, scene: Scene, mem: Memory, slips: RoundSlips): Planned
       if (o && hyp(o.position, drawer.position) < 0.16 && o.position[2] < 0.12) return { program: null };
     }
     freeHands(p, scene, multiArm);
-    if (!opened) openDrawer(p);
+    if (!opened) openDrawer(p, { final: goal.putInside === undefined });
     if (goal.putInside !== undefined) {
       const q = nameFor(goal.putInside);
       const picked = pickUp(p, q, undefined, HIGH_TRAVEL_Z);
-      placeInDrawer(p, picked, HIGH_TRAVEL_Z);
+      placeInDrawer(p, picked, HIGH_TRAVEL_Z, { final: true });
       b.emit(obj({ query: q, object: get(picked, 'name'), inDrawer: true }));
-      b.call('wait', { seconds: 0.6 });
     }
     return { program: title(goal.putInside ? `open the drawer and put the ${goal.putInside} in it` : 'pull the drawer open') };
   }

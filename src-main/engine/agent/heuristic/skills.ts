@@ -37,6 +37,17 @@ export class ProgramBuilder {
 }
 
 const armArg = (arm?: string): Record<string, Ex | undefined> => (arm ? { arm } : {});
+
+/**
+ * `final`: this skill's last motion completes the goal, so the tidy-up after it (backing off,
+ * rising) is left out. The environment ends the episode once the task is solved and refuses any
+ * later motion, so a cell that tidied up after the goal ended on a refused call instead of on
+ * the motion that did the work. A cell that did not solve it leaves the arm where it acted; the
+ * next plan lifts it first (freeHands).
+ */
+export interface SkillEnd {
+  final?: boolean;
+}
 const pos = (o: Expr, i: number): Expr => get(o, 'position', i);
 
 /** `o = find(name)`, failing with a clear message when nothing matches. */
@@ -81,8 +92,8 @@ export function pickUp(p: ProgramBuilder, query: Ex, arm?: string, liftZ = p.tra
   return v(picked);
 }
 
-/** Puts the held object down with its centre at (x, y, z): over, down, let go, back up. */
-export function placeAt(p: ProgramBuilder, picked: Expr, x: Ex, y: Ex, z: Ex, arm?: string, travelZ = p.travelZ): void {
+/** Puts the held object down with its centre at (x, y, z): over, down, let go, back up (unless final). */
+export function placeAt(p: ProgramBuilder, picked: Expr, x: Ex, y: Ex, z: Ex, arm?: string, travelZ = p.travelZ, end: SkillEnd = {}): void {
   const { b } = p;
   const off = p.slips.targetOffset();
   const px = off ? add(x, off[0]) : x;
@@ -91,7 +102,7 @@ export function placeAt(p: ProgramBuilder, picked: Expr, x: Ex, y: Ex, z: Ex, ar
   b.call('move_to', { xyz: [px, py, fn('max', travelZ, add(tcpZ, 0.06))], ...armArg(arm) });
   b.call('move_to', { xyz: [px, py, add(tcpZ, 0.006)], tolM: 0.008, ...armArg(arm) });
   b.call('release', armArg(arm));
-  b.call('move_to', { xyz: [px, py, fn('max', travelZ, add(tcpZ, 0.08))], ...armArg(arm) });
+  if (!end.final) b.call('move_to', { xyz: [px, py, fn('max', travelZ, add(tcpZ, 0.08))], ...armArg(arm) });
 }
 
 /** What kind of surface a target query names, from its noun: where an object's centre goes on it. */
@@ -128,7 +139,7 @@ function direction(p: ProgramBuilder, from: Expr, to: Expr): [Expr, Expr] {
  * Closed fingers go down just behind the bar, pull towards the front, and come back up.
  * Emits { opened } (how far the handle moved) and fails when it barely moved.
  */
-export function openDrawer(p: ProgramBuilder, drawerQuery = 'drawer', handleQuery = 'drawer handle'): void {
+export function openDrawer(p: ProgramBuilder, end: SkillEnd = {}, drawerQuery = 'drawer', handleQuery = 'drawer handle'): void {
   const { b } = p;
   const h = locate(p, b, handleQuery, 'h');
   const d = locate(p, b, drawerQuery, 'd');
@@ -143,7 +154,7 @@ export function openDrawer(p: ProgramBuilder, drawerQuery = 'drawer', handleQuer
   b.call('move_to', { xyz: [add(hx, mul(ux, PULL_M)), add(hy, mul(uy, PULL_M)), low], tolM: 0.03 });
   const h2 = locate(p, b, handleQuery, 'h');
   const moved = b.let(p.fresh('moved'), fn('hypot', sub(pos(h2, 0), pos(h, 0)), sub(pos(h2, 1), pos(h, 1))));
-  b.call('move_to', { xyz: [sub(pos(h2, 0), mul(ux, HOOK_BEHIND_M)), sub(pos(h2, 1), mul(uy, HOOK_BEHIND_M)), add(pos(h, 2), 0.1)], tolM: 0.01 });
+  if (!end.final) b.call('move_to', { xyz: [sub(pos(h2, 0), mul(ux, HOOK_BEHIND_M)), sub(pos(h2, 1), mul(uy, HOOK_BEHIND_M)), add(pos(h, 2), 0.1)], tolM: 0.01 });
   b.emit(obj({ opened: moved }));
   b.if(bin('<', moved, 0.08), (t) => t.fail(concat('the drawer opened only ', moved, ' m')));
 }
@@ -154,7 +165,7 @@ export function openDrawer(p: ProgramBuilder, drawerQuery = 'drawer', handleQuer
  * past flush, then back off and rise. Emits { before, after }: how far the drawer's front stands out of
  * the cabinet's (metres; 0 or less is shut).
  */
-export function closeDrawer(p: ProgramBuilder): void {
+export function closeDrawer(p: ProgramBuilder, end: SkillEnd = {}): void {
   const { b } = p;
   const h = locate(p, b, 'drawer handle', 'h');
   const d = locate(p, b, 'drawer', 'd');
@@ -172,8 +183,9 @@ export function closeDrawer(p: ProgramBuilder): void {
   const push = b.let(p.fresh('push'), add(before, 0.09));
   b.call('move_to', { xyz: [sub(fx, mul(ux, push)), sub(fy, mul(uy, push)), low], tolM: 0.03 });
   const back = b.let(p.fresh('back'), sub(push, 0.14));
+  // Backing off leaves the drawer clear of the fingers: with the drawer shut, that is the goal.
   b.call('move_to', { xyz: [sub(fx, mul(ux, back)), sub(fy, mul(uy, back)), low], tolM: 0.01 });
-  b.call('move_to', { xyz: [sub(fx, mul(ux, back)), sub(fy, mul(uy, back)), add(pos(h, 2), 0.1)], tolM: 0.01 });
+  if (!end.final) b.call('move_to', { xyz: [sub(fx, mul(ux, back)), sub(fy, mul(uy, back)), add(pos(h, 2), 0.1)], tolM: 0.01 });
   const d2 = locate(p, b, 'drawer', 'd');
   const after = b.let(p.fresh('out'), outM(d2));
   b.emit(obj({ before, after }));
@@ -185,7 +197,7 @@ export function closeDrawer(p: ProgramBuilder): void {
  * Puts a held object into an open drawer: over the part of the drawer that sticks out of the
  * cabinet, released at half the drawer's depth.
  */
-export function placeInDrawer(p: ProgramBuilder, picked: Expr, travelZ: number): void {
+export function placeInDrawer(p: ProgramBuilder, picked: Expr, travelZ: number, end: SkillEnd = {}): void {
   const { b } = p;
   const h = locate(p, b, 'drawer handle', 'h');
   const d = locate(p, b, 'drawer', 'd');
@@ -197,7 +209,7 @@ export function placeInDrawer(p: ProgramBuilder, picked: Expr, travelZ: number):
   const mid = b.let(p.fresh('mid'), sub(div(add(cabFront, drawerFront), 2), add(mul(pos(d, 0), ux), mul(pos(d, 1), uy))));
   const x = b.let(p.fresh('x'), add(pos(d, 0), mul(ux, mid)));
   const y = b.let(p.fresh('y'), add(pos(d, 1), mul(uy, mid)));
-  placeAt(p, picked, x, y, add(add(pos(d, 2), div(get(d, 'sizeM', 2), 2)), get(picked, 'half')), undefined, travelZ);
+  placeAt(p, picked, x, y, add(add(pos(d, 2), div(get(d, 'sizeM', 2), 2)), get(picked, 'half')), undefined, travelZ, end);
 }
 
 /** Moves an arm back to a point (its starting pose), out of the other arm's way. */
