@@ -60,4 +60,22 @@ describe('the Python sandbox pool', () => {
     expect(pool.poolStats()).toMatchObject({ warmHits: 2, coldStarts: 0 });
     b.dispose();
   }, 120_000);
+
+  it('with ROBOCELL_PYTHON_POOL_REFILL=prewarm starts a sandbox only when asked to prewarm, never on a take or a release', async () => {
+    pool = await freshPool('prewarm');
+    expect(pool.POOL_REFILL).toBe('prewarm');
+    await pool.prewarmPython();
+    expect(pool.poolStats().ready).toBe(1);
+    const a = await pool.takeSandbox();
+    a.dispose();
+    // Long enough for a refill from the snapshot to have finished, had one started.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(pool.poolStats()).toMatchObject({ ready: 0, warmHits: 1, coldStarts: 0 });
+    // A take with nothing prewarmed starts one while the caller waits, and leaves none behind.
+    const b = await pool.takeSandbox();
+    expect(b.alive).toBe(true);
+    b.dispose();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(pool.poolStats()).toMatchObject({ ready: 0, warmHits: 1, coldStarts: 1 });
+  }, 120_000);
 });

@@ -100,10 +100,18 @@ describe('the Python snapshot cache', () => {
       await sb.bind({ call: async () => 'v"null"', log: () => undefined }, '[]', JSON.stringify({ max_output_chars: 1000, max_line_chars: 1000, max_value_chars: 1000 }));
       const reply = JSON.parse(await sb.run('import math\nprint(math.factorial(10))\n6 * 7', '<cell-1>', 10_000)) as { ok: boolean; value?: string; stdout: string };
       expect(reply).toMatchObject({ ok: true, value: '42', stdout: '3628800\n' });
+      // Pyodide keeps its options where a cell can look: the snapshot's bytes are no longer among them.
+      const peek = JSON.parse(await sb.run('import pyodide_js\nrepr(getattr(pyodide_js._api.config, "_loadSnapshot", None).length)', '<cell-2>', 10_000)) as { ok: boolean };
+      expect(peek.ok).toBe(false);
     } finally {
       sb.dispose();
     }
     expect(sandboxCounts().live).toBe(0);
+    // The next start reads its bytes from the file again (the process keeps none between starts)...
+    const next = await pool.startSandboxUnpooled();
+    next.dispose();
+    expect(pool.snapshotOrigins.map((o) => o.from)).toEqual(['child']);
+    // ...and a new process finds the file.
     const second = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED);
     expect(second.origin.from).toBe('cache');
   }, 120_000);

@@ -107,7 +107,10 @@ export const SHIMS = String.raw`'use strict';
  * (taken by reference): `run(code, cellName) → json`, `install(specsJson, limitsJson)`, `memoryBytes()`.
  */
 export const BOOT = String.raw`'use strict';
-const lockJson = $0, snapshot = $1, makeSnapshot = $2, hostCall = $3, hostLog = $4, intrSab = $5, driverPy = $6, preimportPy = $7;
+// The snapshot's bytes sit in a box the thenable below empties: Pyodide keeps its options
+// (API.config, reachable from a cell) for good, and so they would keep 30 MiB alive per sandbox.
+const snapshotBox = { bytes: $1 }, snapshot = $1 !== null;
+const lockJson = $0, makeSnapshot = $2, hostCall = $3, hostLog = $4, intrSab = $5, driverPy = $6, preimportPy = $7;
 const G = globalThis;
 const ReflectApply = Reflect.apply, StringCtor = String, JsonStringify = JSON.stringify;
 const applySyncPromise = hostCall && hostCall.applySyncPromise, applyIgnored = hostLog && hostLog.applyIgnored;
@@ -121,7 +124,7 @@ return (async () => {
     env: { PYTHONHASHSEED: '0', PYTHONDONTWRITEBYTECODE: '1' },
     stdout: () => undefined, stderr: () => undefined,
     ...(makeSnapshot ? { _makeSnapshot: true } : {}),
-    ...(snapshot ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
+    ...(snapshot ? { _loadSnapshot: { then: (ok) => { const b = snapshotBox.bytes; snapshotBox.bytes = null; ok(new Uint8Array(b)); } } } : {}),
   });
   delete G.read; delete G.load; delete G.readbuffer;
   if (makeSnapshot) {

@@ -5,21 +5,19 @@
  * Python episode's first cell then finds its sandbox ready; `prewarmPython()` lets the engine start
  * the pool before anyone asks (e.g. when the studio or an experiment picks Python).
  */
-import ivm from 'isolated-vm';
 import { DEFAULT_PY_LIMITS, PySandbox, SANDBOX_SEED, type PySandboxLimits } from './sandbox';
-import { loadSnapshot, type SnapshotOrigin } from './snapshot';
+import { SnapshotSource, type SnapshotOrigin } from './snapshot';
 
-const snapshots = new Map<number, Promise<ivm.ExternalCopy<ArrayBuffer>>>();
+const snapshots = new Map<number, Promise<SnapshotSource>>();
 /** Where this process's snapshots came from (benchmarks, tests). */
 export const snapshotOrigins: SnapshotOrigin[] = [];
 
-function snapshotFor(limits: PySandboxLimits): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+function snapshotFor(limits: PySandboxLimits): Promise<SnapshotSource> {
   let p = snapshots.get(limits.wasmMaxMb);
   if (!p) {
-    p = loadSnapshot(limits, SANDBOX_SEED).then(({ bytes, origin }) => {
-      snapshotOrigins.push(origin);
-      // transferOut: the copy the isolates start from takes over these bytes instead of copying them
-      return new ivm.ExternalCopy(bytes, { transferOut: true });
+    p = SnapshotSource.load(limits, SANDBOX_SEED).then((source) => {
+      snapshotOrigins.push(source.origin);
+      return source;
     });
     // A failed snapshot is retried by the next caller rather than cached.
     p.catch(() => snapshots.delete(limits.wasmMaxMb));
@@ -67,7 +65,7 @@ class SandboxPool {
       if (this.ready.length === 0) break;
     }
     this.stats.coldStarts++;
-    const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
+    const sb = await PySandbox.start(this.limits, await (await snapshotFor(this.limits)).bytes());
     return this.handOut(sb);
   }
 
@@ -77,7 +75,7 @@ class SandboxPool {
 
   private handOut(sb: PySandbox): PySandbox {
     if (POOL_REFILL === 'release') sb.onDispose = () => void this.refill();
-    else void this.refill();
+    else if (POOL_REFILL === 'take') void this.refill();
     return sb;
   }
 
@@ -91,7 +89,7 @@ class SandboxPool {
     fill = (async () => {
       try {
         while (!this.closed && this.ready.length < this.size) {
-          const sb = await PySandbox.start(this.limits, await snapshotFor(this.limits));
+          const sb = await PySandbox.start(this.limits, await (await snapshotFor(this.limits)).bytes());
           if (this.closed) sb.dispose();
           else this.ready.push(sb);
         }
@@ -120,9 +118,12 @@ export const POOL_SIZE = Math.max(0, Number.parseInt(process.env.ROBOCELL_PYTHON
  * second runtime (the studio's scratch world beside a live run) finds one warm too. 'release'
  * (ROBOCELL_PYTHON_POOL_REFILL=release, set for experiment workers): once the handed-out one is
  * disposed, so a process that runs one episode at a time holds one sandbox, not two (~60 MiB at
- * peak); the next one starts while the next episode's world loads.
+ * peak); the next one starts while the next episode's world loads. 'prewarm' (experiment
+ * workers): only when prewarmPython() asks, i.e. when a code-arm episode's environment is made, so
+ * the sandbox starts beside the world build and a worker between episodes, or running a
+ * tool-calling one, holds none (a waiting sandbox is ~80-110 MiB of a worker's 400).
  */
-export const POOL_REFILL: 'take' | 'release' = process.env.ROBOCELL_PYTHON_POOL_REFILL === 'release' ? 'release' : 'take';
+export const POOL_REFILL: 'take' | 'release' | 'prewarm' = ((v) => (v === 'release' || v === 'prewarm' ? v : 'take'))(process.env.ROBOCELL_PYTHON_POOL_REFILL);
 
 function poolFor(limits: PySandboxLimits): SandboxPool {
   const key = `${limits.memoryLimitMb}/${limits.wasmMaxMb}`;
@@ -145,7 +146,7 @@ export function prewarmPython(limits: PySandboxLimits = DEFAULT_PY_LIMITS): Prom
 
 /** Starts a sandbox without the pool (benchmarks' cold figure); `fromSnapshot: false` boots Pyodide from scratch. */
 export async function startSandboxUnpooled(limits: PySandboxLimits = DEFAULT_PY_LIMITS, fromSnapshot = true): Promise<PySandbox> {
-  return PySandbox.start(limits, fromSnapshot ? await snapshotFor(limits) : null);
+  return PySandbox.start(limits, fromSnapshot ? await (await snapshotFor(limits)).bytes() : null);
 }
 
 export function poolStats(limits: PySandboxLimits = DEFAULT_PY_LIMITS): PoolStats {

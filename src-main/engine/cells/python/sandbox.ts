@@ -59,7 +59,8 @@ export class PySandbox {
     return !this.isolate.isDisposed && this.catastrophe === undefined;
   }
 
-  static start(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
+  /** `snapshot`: bytes for this start only (snapshot.ts); the isolate takes them over, detaching them here. */
+  static start(limits: PySandboxLimits, snapshot: ArrayBuffer | null): Promise<PySandbox> {
     return underWay(
       PySandbox.startUntracked(limits, snapshot).then((sb) => {
         liveSandboxes.add(sb);
@@ -68,7 +69,7 @@ export class PySandbox {
     );
   }
 
-  private static async startUntracked(limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null): Promise<PySandbox> {
+  private static async startUntracked(limits: PySandboxLimits, snapshot: ArrayBuffer | null): Promise<PySandbox> {
     const t0 = performance.now();
     const box: Box = { sb: null };
     const isolate = new ivm.Isolate({
@@ -181,7 +182,7 @@ interface Box {
   crash?: string;
 }
 
-async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: ivm.ExternalCopy<ArrayBuffer> | null, box: Box) {
+async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: ArrayBuffer | null, box: Box) {
   const context = await isolate.createContext();
   await runScripts(isolate, context, limits);
   const sabBuf = new SharedArrayBuffer(8);
@@ -195,7 +196,7 @@ async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: ivm
   });
   const driverObj = (await context.evalClosure(
     BOOT,
-    [pyodideAssets(limits.wasmMaxMb).lockJson, snapshot ? snapshot.copyInto() : null, false, hostCall, hostLog, new ivm.ExternalCopy(sabBuf).copyInto(), DRIVER_PY, ''],
+    [pyodideAssets(limits.wasmMaxMb).lockJson, snapshot ? new ivm.ExternalCopy(snapshot, { transferOut: true }).copyInto({ release: true, transferIn: true }) : null, false, hostCall, hostLog, new ivm.ExternalCopy(sabBuf).copyInto(), DRIVER_PY, ''],
     { timeout: BOOT_TIMEOUT_MS, result: { promise: true, reference: true } },
   )) as ivm.Reference<Record<string, unknown>>;
   const get = async (k: string) => (await driverObj.get(k, { reference: true })) as Fn;
