@@ -19,6 +19,11 @@ export interface CallGate {
 export interface RunJobOptions {
   signal: AbortSignal;
   onCall(c: CallProgress): void;
+  /**
+   * No key was waiting behind this one when it was handed out: the process that runs it need
+   * not warm anything for a next episode (a retry that comes later still runs, only colder).
+   */
+  lastInQueue?: boolean;
 }
 
 /** The worker running a job died (killed, crashed, out of memory): the job left no result. */
@@ -61,6 +66,8 @@ export interface EpisodeRunner {
 interface Worker {
   child: ChildProcess;
   ready: Promise<void>;
+  /** Set once `ready` resolved: a job for a ready worker is sent without waiting a microtask. */
+  isReady: boolean;
   busy: { id: number; resolve(r: EpisodeJobResult): void; reject(e: Error): void; onCall(c: CallProgress): void } | null;
   stderrTail: string;
   /** Permit ids the coordinator granted to this worker and has not seen released. */
@@ -102,7 +109,7 @@ export class LocalProcessRunner implements EpisodeRunner {
     });
     let markReady: () => void = () => undefined;
     let failReady: (e: Error) => void = () => undefined;
-    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), busy: null, stderrTail: '', permits: new Map() };
+    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), isReady: false, busy: null, stderrTail: '', permits: new Map() };
     w.ready.catch(() => undefined);
     child.stderr?.on('data', (d: Buffer) => (w.stderrTail = (w.stderrTail + d.toString()).slice(-4000)));
     child.on('message', (raw) => {
@@ -113,6 +120,7 @@ export class LocalProcessRunner implements EpisodeRunner {
       switch (m.t) {
         case 'ready':
           this.startupMs.push(performance.now() - forkedAt);
+          w.isReady = true;
           return markReady();
         case 'acquire': {
           const permitId = this.nextPermit++;
@@ -177,12 +185,15 @@ export class LocalProcessRunner implements EpisodeRunner {
     const stop = () => w.child.connected && w.child.send({ t: 'stop', id } satisfies ToWorker);
     o.signal.addEventListener('abort', stop, { once: true });
     try {
-      await w.ready;
+      // A ready worker gets its job in this very call. The coordinator calls run() for the next
+      // key and then records the finished one synchronously (reads, moves, appends): awaiting even
+      // a settled promise here would send the job only after that, with the worker idle meanwhile.
+      if (!w.isReady) await w.ready;
       if (o.signal.aborted) {
         free();
         throw new StoppedBeforeStartError('stopped before it started');
       }
-      w.child.send({ t: 'run', id, job } satisfies ToWorker);
+      w.child.send({ t: 'run', id, job, lastInQueue: o.lastInQueue ?? false } satisfies ToWorker);
       return await result;
     } finally {
       o.signal.removeEventListener('abort', stop);
