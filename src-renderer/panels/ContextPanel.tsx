@@ -2,9 +2,12 @@ import { useState } from 'react';
 import type { ContentPart, Message } from '../../src-shared/episode/messages';
 import { fmtTokens, fmtUsd } from '../app/format';
 import { EmptyState } from '../app/Pane';
-import type { ContextEntry, EpisodeView } from '../episode/view';
+import type { CallKind, ContextEntry, EpisodeView } from '../episode/view';
 import { imageTokens } from '../../src-shared/tokens';
+import { LEGEND } from './Timeline';
 import { TokenChart } from './TokenChart';
+
+const kindWords = (kind: CallKind) => LEGEND.find((l) => l.kind === kind) ?? { label: kind, title: kind };
 
 export interface ContextPanelProps {
   view: EpisodeView | null;
@@ -33,7 +36,7 @@ export function ContextPanel({ view, selected, onSelect, fileUrl }: ContextPanel
     <div className="context-panel" data-testid="context-panel">
       <div className="call-summary">
         <div className="call-title">
-          Call {call.call} of {view.calls.length} <span className={`kind kind-${call.kind}`}>{call.kind === 'pending' ? 'in progress' : call.kind}</span>
+          Call {call.call} of {view.calls.length} <span className={`kind kind-${call.kind}`} title={kindWords(call.kind).title}>{kindWords(call.kind).label}</span>
           {call.retries > 0 && <span className="badge warn">{call.retries} retr{call.retries === 1 ? 'y' : 'ies'}</span>}
         </div>
         <table className="usage">

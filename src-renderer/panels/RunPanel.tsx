@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { AgentInterface, AgentSettings } from '../../src-shared/episode';
 import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
@@ -32,6 +32,8 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const { taskId, variant, seed, interface: iface, model, settings, speed } = form;
   const live = useStudio((s) => (s.episode && s.episode.meta.id === activeEpisodeId ? s.episode.view : null));
   const task = tasks.find((t) => t.id === taskId) ?? tasks[0];
+  // Paused before the first model call: Step walks the run call by call, and a scratch cell can look first.
+  const [startPaused, setStartPaused] = useState(false);
 
   useEffect(() => {
     // A saved task that no longer exists falls back to the first one, visibly.
@@ -50,8 +52,8 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const start = async () => {
     if (!task || !settings) return;
     try {
-      const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, interface: iface, model, settings, speed, startPaused: false });
-      useRun.setState({ activeEpisodeId: episodeId, state: 'running', error: null });
+      const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, interface: iface, model, settings, speed, startPaused });
+      useRun.setState({ activeEpisodeId: episodeId, state: startPaused ? 'paused' : 'running', error: null });
       clearNotices();
       await openEpisode(client, episodeId);
     } catch (err) {
@@ -151,6 +153,9 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
         <button onClick={() => void controlRun(client, 'step')} disabled={!running || state !== 'paused'} title="Run one model call, then pause" data-testid="run-step">Step</button>
         <button onClick={() => void controlRun(client, 'stop')} disabled={!running} data-testid="run-stop">Stop</button>
       </div>
+      <label className="muted small run-start-paused" title="Pause before the first model call; Step then runs one call at a time">
+        <input type="checkbox" checked={startPaused} onChange={(e) => setStartPaused(e.target.checked)} disabled={running} data-testid="run-start-paused" /> start paused
+      </label>
       {running && <div className="muted small" data-testid="run-state" data-state={state}>{state} · {activeEpisodeId}</div>}
       {running && live && <BudgetMeters view={live} paused={state === 'paused'} />}
     </div>

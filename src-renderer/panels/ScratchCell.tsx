@@ -83,12 +83,12 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
         <span className="muted small" data-testid="scratch-target">
-          {live ? 'runs on the live robot (pause the run first)' : result?.target === 'scratch-world' && result.fromAction !== null
+          {live ? (result?.target === 'live-run' ? 'ran on the live robot; Resume goes on from where the cell left it' : 'runs on the live robot once the run is paused between model calls') : result?.target === 'scratch-world' && result.fromAction !== null
             ? `ran on a scratch copy of the world from ${result.fromAction === 0 ? 'the initial state' : `after action ${result.fromAction}`}; the 3D view shows where it left the robot`
             : `runs on a scratch copy of the world ${atAction === null || atAction === 0 ? 'from the initial state' : `after action ${atAction}`} (the selected moment)`}
         </span>
       </div>
-      {error && <pre className="error">{error}</pre>}
+      {error && <pre className="error" data-testid="scratch-error">{error}</pre>}
       {busy && printed && <pre className="stdout" data-testid="scratch-printed">{printed}</pre>}
       {!busy && d?.stdout && <pre className="stdout" data-testid="scratch-stdout">{d.stdout}</pre>}
       {d?.value !== undefined && <pre className="value">→ {d.value}</pre>}

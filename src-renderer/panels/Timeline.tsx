@@ -5,8 +5,8 @@ import { OutcomeBadge } from './OutcomeBadge';
 import { EmptyState } from '../app/Pane';
 import type { CallKind, CallView } from '../episode/view';
 
-/** What each colour means, in words a first-time user reads without the docs. */
-const LEGEND: Array<{ kind: CallKind; label: string; title: string }> = [
+/** What each colour means, in words a first-time user reads without the docs (the context panel's call badge says the same). */
+export const LEGEND: Array<{ kind: CallKind; label: string; title: string }> = [
   { kind: 'cell', label: 'cell', title: 'the model ran a code cell' },
   { kind: 'tool', label: 'tool call', title: 'the model called one primitive' },
   { kind: 'image', label: 'with images', title: 'the action returned camera images to the model' },

@@ -1,0 +1,99 @@
+/**
+ * A scratch cell on a live Python code-arm run, as a researcher uses it: pause the run between
+ * model calls, poke the robot in Python, read what the cell printed, resume and see the run finish
+ * from there; paused in the middle of a cell's motion, the scratch cell is refused with the way out
+ * (Step), since its motions would interleave with the parked ones of the recorded cell.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, launchChromium } from '../helpers/browser';
+import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+
+const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
+const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`live-scratch-${name}.png`) });
+
+async function typeScratch(page: Page, code: string): Promise<void> {
+  await page.getByTestId('scratch').getByTestId('cell-editor').locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  // insertText, not type: typed keys can be taken by the editor's suggestions (Enter accepts one).
+  await page.keyboard.insertText(code);
+}
+
+describe('a scratch cell on a paused live Python run', () => {
+  let engine: RunningEngine;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-live-scratch-'));
+    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${engine.url}&demo=0`);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+  });
+
+  it('pauses between model calls, runs Python against the live robot, shows its output, and resumes', async () => {
+    await page.getByTestId('run-task').selectOption('st-tower-three');
+    await page.getByTestId('run-seed').fill('0');
+    await page.getByTestId('run-arm').selectOption('code');
+    await page.getByTestId('run-language').selectOption('python');
+    // A quarter of real time: the stacking cell is certainly still moving when it is paused.
+    await page.getByTestId('run-speed').selectOption('0.25');
+    // Paused before the first model call; Step runs that call (the look at the scene) and pauses before the next.
+    await page.getByTestId('run-start-paused').check();
+    await page.getByTestId('run-start').click();
+    await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
+    await page.getByTestId('run-step').click();
+    await page.getByTestId('action-card').first().waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor({ timeout: 60_000 });
+
+    await page.getByTestId('tab-scratch').click();
+    await expect(page.getByTestId('scratch-language').textContent()).resolves.toBe('Python');
+    await page.locator('[data-testid="scratch"] [data-testid="cell-editor"][data-mode-id="python"]').waitFor();
+    await typeScratch(page, 'tcp = robo.state().arms[0].tcp\nprint("tcp z", round(tcp[2], 2))\nr = robo.move_to(xyz=[tcp[0], tcp[1], 0.3])\nr.reached\n');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch-stdout').waitFor({ timeout: 120_000 });
+    await expect(page.getByTestId('scratch-stdout').textContent()).resolves.toBe('tcp z 0.25\n');
+    await expect(page.getByTestId('scratch').locator('pre.value').textContent()).resolves.toBe('→ True');
+    await expect(page.getByTestId('scratch-target').textContent()).resolves.toMatch(/ran on the live robot/);
+    await expect(page.getByTestId('scratch-error').count()).resolves.toBe(0);
+    // The run is still paused: the scratch cell is not part of the recorded conversation.
+    await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid="run-state"]').getAttribute('data-state')).resolves.toBe('paused');
+    await shot(page, '1-paused-scratch');
+
+    // Resume; once the stacking cell is under way, pause again: in the middle of its motion.
+    await page.getByTestId('run-resume').click();
+    await page.getByTestId('timeline-mark').nth(1).waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1500);
+    await page.getByTestId('run-pause').click();
+    await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
+    await typeScratch(page, 'print("should not run")');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch-error').waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('scratch-error').textContent()).resolves.toMatch(/paused in the middle of model call 2.*Step/);
+    await expect(page.getByTestId('scratch-stdout').count()).resolves.toBe(0);
+    await shot(page, '2-paused-mid-motion');
+
+    // Resume at full speed: the run finishes from where the scratch cell left the robot.
+    await page.getByTestId('run-speed').selectOption('max');
+    await page.getByTestId('run-resume').click();
+    await page.locator(FINISHED).waitFor({ timeout: 240_000 });
+    await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
+    await page.getByTestId('tab-cells').click();
+    await expect(page.getByTestId('action-card').count()).resolves.toBe(2);
+    await shot(page, '3-finished');
+    expect(pageErrors).toEqual([]);
+  });
+});
