@@ -1,0 +1,54 @@
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS } from '../agent/loop';
+import { packageRoot } from '../paths';
+import type { EpisodeJob } from './episodeJob';
+import { LocalProcessRunner, type CallGate } from './runner';
+
+// The runner's children, to watch what it sends them (send is each child's own, set up with its channel).
+const forked = vi.hoisted(() => [] as ChildProcess[]);
+vi.mock('node:child_process', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:child_process')>();
+  return { ...real, fork: (...a: Parameters<typeof real.fork>) => forked[forked.push(real.fork(...a)) - 1] };
+});
+
+const WORKER = join(packageRoot(), 'tests', 'fixtures', 'experiment', 'instantWorker.mjs');
+const gate: CallGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
+const job = (seed: number): EpisodeJob => ({ key: { taskId: 'pp-cube-in-bowl', variant: 'default', seed, repeat: 0, arm: 'tools' }, stagingDir: '/nonexistent', model: { name: 'heuristic', baseUrl: null }, settings: DEFAULT_SETTINGS, prices: {} });
+const opts = (lastInQueue = false) => ({ signal: new AbortController().signal, onCall: () => undefined, lastInQueue });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  forked.length = 0;
+});
+
+describe('LocalProcessRunner', () => {
+  it('hands a ready worker its job within run() itself, so the caller recording the previous episode right after does not hold it back', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: WORKER });
+    try {
+      await runner.run(job(0), opts()); // the worker is started and ready now
+      const sent = vi.spyOn(forked[0], 'send');
+      const second = runner.run(job(1), opts(true));
+      // Synchronously after the call, as the coordinator's recording runs: the job is already out.
+      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', job: job(1), lastInQueue: true })]);
+      await expect(second).resolves.toMatchObject({ stopped: false, success: true });
+      expect(runner.startupMs).toHaveLength(1);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('waits for a worker that is still starting before it sends the job', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: WORKER });
+    try {
+      const first = runner.run(job(0), opts());
+      const sent = vi.spyOn(forked[0], 'send');
+      expect(sent).not.toHaveBeenCalled(); // forked, its ready message not heard yet: nothing is sent
+      await expect(first).resolves.toMatchObject({ success: true });
+      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', lastInQueue: false })]);
+    } finally {
+      await runner.close();
+    }
+  });
+});
