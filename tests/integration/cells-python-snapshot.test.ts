@@ -103,6 +103,11 @@ describe('the Python snapshot cache', () => {
       // Pyodide keeps its options where a cell can look: the snapshot's bytes are no longer among them.
       const peek = JSON.parse(await sb.run('import pyodide_js\nrepr(getattr(pyodide_js._api.config, "_loadSnapshot", None).length)', '<cell-2>', 10_000)) as { ok: boolean };
       expect(peek.ok).toBe(false);
+      // The collection at the end of the boot (sandbox.ts) used the isolate's gc and took it away.
+      const gc = JSON.parse(await sb.run('import pyodide_js\npyodide_js.runPython.constructor("return typeof globalThis.gc")()', '<cell-3>', 10_000)) as { ok: boolean; value?: string };
+      expect(gc).toMatchObject({ ok: true, value: "'undefined'" });
+      // ...after which the isolate holds no copy of the snapshot (30 MiB) outside its wasm memory.
+      expect((await sb.isolate.getHeapStatistics()).externally_allocated_size).toBeLessThan(16 * 2 ** 20);
     } finally {
       sb.dispose();
     }
