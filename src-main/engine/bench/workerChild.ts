@@ -14,6 +14,8 @@ import { exitWhenIdle } from '../cells/exit';
 import { executeEpisodeJob, type ModelGate } from '../experiments/episodeJob';
 import { defaultOfflineModel } from '../experiments/setup';
 import { BetweenEpisodesCollector } from '../experiments/collector';
+import { snapshotOrigins } from '../cells/python/pool';
+import { sandboxCounts } from '../cells/python/sandbox';
 import { disposeSharedRenderer } from '../render/headless';
 import { TASKS } from '../tasks/registry';
 
@@ -22,6 +24,9 @@ const openGate: ModelGate = { acquire: async () => true, release: () => undefine
 async function main(): Promise<void> {
   process.env.ROBOCELL_MUJOCO_QUIET ??= '1';
   const n = Number(process.env.ROBOCELL_BENCH_WORKER_EPISODES ?? 200);
+  // ROBOCELL_BENCH_WORKER_ARMS=code (or tools): one arm only, to tell which arm's path grows.
+  const arms = (process.env.ROBOCELL_BENCH_WORKER_ARMS ?? 'tools,code').split(',').filter((a): a is 'tools' | 'code' => a === 'tools' || a === 'code');
+  if (arms.length === 0) throw new Error('ROBOCELL_BENCH_WORKER_ARMS names no arm (tools, code)');
   const model = { name: defaultOfflineModel(), baseUrl: null };
   // The code arm's cells in the default language (Python) unless the suite asks for the other.
   const settings = { ...DEFAULT_SETTINGS, language: CellLanguage.parse(process.env.ROBOCELL_BENCH_WORKER_LANGUAGE ?? DEFAULT_SETTINGS.language) };
@@ -36,21 +41,26 @@ async function main(): Promise<void> {
     for (let i = 0; i < n; i++) {
       const task = TASKS[i % TASKS.length];
       const round = Math.floor(i / TASKS.length);
-      const key = { taskId: task.id, variant: task.variants[0].id, seed: 5 + Math.floor(round / 2), repeat: 0, arm: round % 2 === 0 ? ('tools' as const) : ('code' as const) };
+      const key = { taskId: task.id, variant: task.variants[0].id, seed: 5 + Math.floor(round / arms.length), repeat: 0, arm: arms[round % arms.length] };
       const stagingDir = join(root, String(i));
       const t0 = performance.now();
       episodePeak = 0;
       const r = await executeEpisodeJob({ key, stagingDir, model, settings, prices: DEFAULT_PRICES }, { signal: new AbortController().signal, gate: openGate });
       rmSync(stagingDir, { recursive: true, force: true });
       const collected = collector.afterEpisode(); // as the worker does
-      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: process.memoryUsage().rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected });
+      // where the RSS is: V8's heap, buffers outside it (images, the Python snapshot), and how many
+      // Python sandboxes (each its own isolate and wasm memory, outside all of these) are alive
+      const m = process.memoryUsage();
+      const mem = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, sandboxes: sandboxCounts().live };
+      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: m.rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected, mem });
     }
   } finally {
     clearInterval(sampler);
     await disposeSharedRenderer();
     rmSync(root, { recursive: true, force: true });
   }
-  out({ maxRss: process.resourceUsage().maxRSS * 1024, collections: collector.collections });
+  // where the Python snapshot came from: the disk cache, or a child process on this machine's first run
+  out({ maxRss: process.resourceUsage().maxRSS * 1024, collections: collector.collections, snapshots: snapshotOrigins.map((o) => `${o.from} in ${o.ms.toFixed(0)} ms`) });
 }
 
 await main();

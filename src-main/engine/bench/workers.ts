@@ -51,12 +51,16 @@ async function memoryRun(): Promise<void> {
   let wallMs = 0;
   let sampledPeak = { rss: 0, at: '' };
   let collections = 0;
+  let snapshots: string[] = [];
+  const breakdown = new Map<number, string>();
   // the flags the experiment runner starts its workers with
   const child = join(packageRoot(), 'out', 'node', 'bench-worker.mjs');
   // ... and their environment; ROBOCELL_BENCH_WORKER_LANGUAGE=javascript measures the other cell language
   const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], { ...process.env, ...WORKER_ENV }, (line) => {
     if (!line.startsWith('{')) return;
-    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number };
+    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number; snapshots?: string[]; mem?: { heapUsed: number; external: number; arrayBuffers: number; sandboxes: number } };
+    if (v.mem && v.i !== undefined) breakdown.set(v.i, `heap ${(v.mem.heapUsed / MiB).toFixed(0)}, external ${(v.mem.external / MiB).toFixed(0)} (array buffers ${(v.mem.arrayBuffers / MiB).toFixed(0)}) MiB, ${v.mem.sandboxes} Python sandbox(es) live`);
+    if (v.snapshots) snapshots = v.snapshots;
     if (v.peak !== undefined && v.peak > sampledPeak.rss) sampledPeak = { rss: v.peak, at: `episode ${v.i} (${v.key})` };
     if (v.startRss !== undefined) startRss = v.startRss;
     if (v.rss !== undefined) {
@@ -78,6 +82,8 @@ async function memoryRun(): Promise<void> {
   const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
   console.log(`episode worker: ${n} episodes (every task, seeds 5–6, both arms, front + wrist images, ${process.env.ROBOCELL_BENCH_WORKER_LANGUAGE ?? DEFAULT_SETTINGS.language} cells), ${okCount} solved, ${(wallMs / n).toFixed(0)} ms each on average`);
   console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}; ${collections} forced collections (the worker's: every second episode, or sooner when RSS grew past its last collected size)`);
+  // RSS beyond these three is native: MuJoCo's and the renderer's memory, isolates (a Python sandbox's wasm memory and heap), code
+  console.log(`  after episode 20: ${breakdown.get(Math.min(20, n)) ?? '?'}; after episode ${n}: ${breakdown.get(n) ?? '?'}; Python snapshot: ${snapshots.join(', ') || 'not used'}`);
   reportTarget({ name: '4a worker peak RSS', figure: mib(maxRss), ratio: `${(maxRss / MiB / PEAK_TARGET_MIB).toFixed(2)}× the target`, target: `≤ ${PEAK_TARGET_MIB} MiB`, met: maxRss <= PEAK_TARGET_MIB * MiB });
   const growth = at(n) / at(20);
   reportTarget({ name: `4b worker RSS flat (${n} vs 20 episodes)`, figure: `${mib(at(20))} → ${mib(at(n))}`, ratio: `${growth.toFixed(3)}×`, target: '≤ 1.10×', met: growth <= 1.1 });

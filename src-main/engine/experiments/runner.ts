@@ -40,10 +40,12 @@ export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', 
  * Environment of every worker process (issue 18's ≤ 400 MiB). MALLOC_TRIM_THRESHOLD_: glibc hands
  * freed heap back beyond 4 MiB (and stops raising its mmap threshold), where a worker kept the
  * memory of disposed isolates, the Python snapshot's above all, as RSS for good (bench -- workers,
- * same machine, 44 episodes: JavaScript peak 443 -> 381 MiB; Python 690 -> 589 with the refill). The Python pool refills on
- * release: a worker runs one episode at a time, so one sandbox, not one in use plus one waiting.
+ * same machine, 44 episodes: JavaScript peak 443 -> 381 MiB; Python 690 -> 589 with the refill). The Python pool starts
+ * a sandbox only when a code-arm episode's environment is made (prewarm): a worker runs one episode at a time, and a
+ * sandbox waiting through tool-calling episodes held ~60-110 MiB of them (bench -- workers, 68 episodes, one run:
+ * tool-arm episodes after a code round 410-470 MiB with the refill on release, 350-393 with prewarm).
  */
-export const WORKER_ENV: Readonly<Record<string, string>> = { MALLOC_TRIM_THRESHOLD_: '4194304', ROBOCELL_PYTHON_POOL_REFILL: 'release' };
+export const WORKER_ENV: Readonly<Record<string, string>> = { MALLOC_TRIM_THRESHOLD_: '4194304', ROBOCELL_PYTHON_POOL_REFILL: 'prewarm' };
 
 export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError';
