@@ -19,7 +19,7 @@ function toyWorld() {
     [
       {
         spec: { name: 'state', summary: 'read', positional: [], options: [], returns: [], motion: false, cacheable: true },
-        run: async () => (invoked.push('state'), { x: world.x, nested: { list: [world.x, world.moves] } }),
+        run: async () => (invoked.push('state'), { x: world.x, nested: { list: [world.x, world.moves] }, mixed: [world.x, { y: world.x }, [world.moves]] }),
       },
       {
         spec: { name: 'find', summary: 'read by name', positional: [{ name: 'query', type: 'string', doc: '', schema: z.string() }], options: [], returns: [], motion: false, cacheable: true },
@@ -46,11 +46,13 @@ function toyWorld() {
 
 const ledgerShape = (entries: readonly LedgerEntry[]) => entries.map((e) => ({ name: e.name, args: e.args, outcome: e.outcome, simSteps: e.simSteps, result: e.result }));
 
-const CASES: Array<{ language: CellLanguage; loop: (n: number, body: string) => string; mutateAndRead: string; sequence: string; stopLoop: string }> = [
+const CASES: Array<{ language: CellLanguage; loop: (n: number, body: string) => string; mutateAndRead: string; mutateRepeats: string; repeatsSeen: RegExp; sequence: string; stopLoop: string }> = [
   {
     language: 'javascript',
     loop: (n, body) => `for (let i = 0; i < ${n}; i++) ${body};`,
     mutateAndRead: 'const a = robo.state(); a.x = 99; a.nested.list.push(7); const b = robo.state(); JSON.stringify([a === b, b.x, b.nested.list.length])',
+    mutateRepeats: 'robo.state(); const b = robo.state(); b.x = 98; b.nested.list.push(8); const c = robo.state(); c.nested.list.length = 0; c.mixed[1].y = 5; c.mixed[2].push(1); const d = robo.state(); JSON.stringify([b === c, c.nested === d.nested, c.x, d.nested.list.length, d.x, d.mixed[0], d.mixed[1].y, d.mixed[2]])',
+    repeatsSeen: /\[false,false,0,2,0,0,0,\[0\]\]/,
     sequence: "const r = [robo.state().x, robo.state().x, robo.find('cube').x, robo.find('bowl').x, robo.find('cube').x]; robo.move(2); r.push(robo.state().x, robo.find('cube').x); robo.note(); r.push(robo.state().x); JSON.stringify(r)",
     stopLoop: 'for (;;) robo.state();',
   },
@@ -58,6 +60,9 @@ const CASES: Array<{ language: CellLanguage; loop: (n: number, body: string) => 
     language: 'python',
     loop: (n, body) => `for _ in range(${n}):\n    ${body}`,
     mutateAndRead: 'a = robo.state()\na.x = 99\na.nested.list.append(7)\nb = robo.state()\nprint([a is b, b.x, len(b.nested.list)])',
+    // the first repeat is parsed from the answer, later ones are copies of that parse: all fresh
+    mutateRepeats: 'robo.state()\nb = robo.state()\nb.x = 98\nb.nested.list.append(8)\nc = robo.state()\nc.nested.list.clear()\nc.mixed[1].y = 5\nc.mixed[2].append(1)\nd = robo.state()\nprint([b is c, c.nested is d.nested, c.x, len(d.nested.list), d.x, type(d).__name__, type(d.nested).__name__, d.nested.list, d.mixed, type(d.mixed[1]).__name__])',
+    repeatsSeen: /\[False,False,0,2,0,'Record','Record',\[0,0\],\[0,\{'y':0\},\[0\]\],'Record'\]/,
     sequence: "r = [robo.state().x, robo.state().x, robo.find('cube').x, robo.find('bowl').x, robo.find('cube').x]\nrobo.move(2)\nr += [robo.state().x, robo.find('cube').x]\nrobo.note()\nr.append(robo.state().x)\nprint(r)",
     stopLoop: 'while True:\n    robo.state()',
   },
@@ -98,6 +103,15 @@ describe.each(CASES)('the query cache in $language cells', (c) => {
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     expect((r.stdout + (r.value ?? '')).replace(/\s/g, '')).toMatch(c.language === 'python' ? /\[False,0,2\]/ : /\[false,0,2\]/);
     expect(invoked).toEqual(['state']);
+  });
+
+  it('hands out a fresh copy on every later repeat too, whatever the cell did to the earlier ones', async () => {
+    const { rt, invoked } = await start(c.language);
+    const r = await rt.run(c.mutateRepeats);
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect((r.stdout + (r.value ?? '')).replace(/\s/g, '')).toMatch(c.repeatsSeen);
+    expect(invoked).toEqual(['state']);
+    expect(r.primitiveCalls.map((x) => x.name)).toEqual(['state', 'state', 'state', 'state']);
   });
 
   it('forgets its answers at any other call, keeps one per argument list, and records the calls in order', async () => {

@@ -11,9 +11,13 @@
  * and no handler can keep the cell alive. That keeps the namespace when it works; the host's
  * backstop (discard the isolate when the cell is still running shortly after a stop) covers a cell
  * that broke the mechanism itself (e.g. by seizing every monitoring tool id).
+ *
+ * The `robo` object and its results are roboPy.ts, spliced in before the cell runner. Every code
+ * object of the module (its functions, its classes' methods, closures within) counts as the
+ * driver's, where a stop does not raise.
  */
 
-import { MAX_REPEATS_PER_REPORT } from '../bridge';
+import { ROBO_PY } from './roboPy';
 
 /** Stdlib modules imported before the memory snapshot is taken, so a runtime starts with them loaded. */
 export const PREIMPORT_PY = `
@@ -106,6 +110,11 @@ def _on_sigint(signum, frame):
     if not _stop['cell']:
         return
     _enter_stop()
+    # Landing in the driver's own code (a robo call, the cell's output, the stop callback itself
+    # while it fires for run_cell's except clause), the stop is left to the monitoring events just
+    # turned on, which raise at the cell's next line: raised here, it could escape run_cell.
+    if frame is not None and id(frame.f_code) in _DRIVER_CODES:
+        return
     raise CellStopped('the host stopped this cell')
 
 
@@ -200,167 +209,7 @@ def _streams():
     sys.stdin = sys.__stdin__ = io.StringIO('')
 
 
-# ---- robo -----------------------------------------------------------------------------------------
-class Record(dict):
-    """A primitive's result: a dict whose fields are also attributes (r.position == r['position'])."""
-
-    __slots__ = ()
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError('no field %r (fields: %s)' % (key, ', '.join(map(str, self)))) from None
-
-    def __setattr__(self, key, value):
-        self[key] = value
-
-    def __delattr__(self, key):
-        try:
-            del self[key]
-        except KeyError:
-            raise AttributeError(key) from None
-
-    def __dir__(self):
-        return [k for k in self if isinstance(k, str)]
-
-    __repr__ = dict.__repr__
-
-
-def _record(d):
-    return Record((snake(k) if isinstance(k, str) and _CAMEL.match(k) else k, v) for k, v in d.items())
-
-
-# The query cache (cells/bridge.ts): the host answers a pure query as c<id>:<json>; the answer is
-# kept parsed by call (name, argument JSON) and a repeat is answered here with a copy, no host call,
-# its id reported with the next host call or in the cell's reply, where the host records it as the
-# call. Any call of a primitive never answered with c may change the world: it forgets them all.
-_answers = {}
-_cacheable = set()
-_repeats = []
-_MAX_REPEATS = ${MAX_REPEATS_PER_REPORT}
-
-
-def _fresh(v):
-    # A copy of a parsed answer: containers anew, scalars (immutable) shared; no call per scalar.
-    t = type(v)
-    if t is Record:
-        return Record([(k, _fresh(x) if type(x) in _CONTAINERS else x) for k, x in v.items()])
-    if t is list:
-        return [_fresh(x) if type(x) in _CONTAINERS else x for x in v]
-    return v
-
-
-_CONTAINERS = frozenset((Record, list))
-
-
-def _take_repeats():
-    r = ','.join(_repeats)
-    _repeats.clear()
-    return r
-
-
-def _call(name, payload):
-    if not payload:
-        args = '[]'
-    else:
-        try:
-            args = _dumps(payload, allow_nan=False, separators=(',', ':'))
-        except (TypeError, ValueError, RecursionError, OverflowError) as e:
-            raise PrimitiveError('robo.%s: arguments must be plain data (numbers, strings, booleans, None, lists, dicts with string keys): %s' % (name, e)) from None
-    key = (name, args)
-    if name in _cacheable:
-        hit = _answers.get(key)
-        if hit is not None and len(_repeats) < _MAX_REPEATS:
-            _repeats.append(hit[0])
-            return _fresh(hit[1])
-    else:
-        _answers.clear()
-    reply = _host_call(name, args, _take_repeats())
-    kind = reply[:1]
-    if kind == 'c':
-        at = reply.index(':')
-        answer = _loads(reply[at + 1:], object_hook=_record)
-        _cacheable.add(name)
-        _answers[key] = (reply[1:at], answer)
-        return _fresh(answer)
-    if kind == 'v':
-        return _loads(reply[1:], object_hook=_record)
-    if kind == 'e':
-        err = _loads(reply[1:])
-        cls = PrimitiveError if err.get('type') == 'PrimitiveError' else RoboError
-        raise cls(str(err.get('message', '')))
-    _enter_stop()
-    raise CellStopped('the host stopped this cell')
-
-
-def _method(spec):
-    name = spec['name']
-    P = inspect.Parameter
-    pos = [(p['name'], snake(p['name']), bool(p.get('optional'))) for p in spec['positional']]
-    opts = [(o['name'], snake(o['name'])) for o in spec['options']]
-    params = [P(py, P.POSITIONAL_OR_KEYWORD, default=None if optional else P.empty) for (_, py, optional) in pos]
-    params += [P(py, P.KEYWORD_ONLY, default=None) for (_, py) in opts]
-    sig = inspect.Signature(params)
-    npos = len(pos)
-    nreq = 0
-    while nreq < npos and not pos[nreq][2]:
-        nreq += 1
-
-    def method(*args, **kwargs):
-        # Fast path (positional arguments only, none missing): no Signature.bind.
-        if not kwargs and nreq <= len(args) <= npos:
-            payload = list(args)
-            while payload and payload[-1] is None:
-                payload.pop()
-            return _call(name, payload)
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise PrimitiveError('robo.%s%s: %s' % (name, sig, e)) from None
-        a = bound.arguments
-        payload = [a.get(py) for (_, py, _) in pos]
-        options = {js: a[py] for (js, py) in opts if a.get(py) is not None}
-        if options:
-            payload.append(options)
-        else:
-            while payload and payload[-1] is None:
-                payload.pop()
-        return _call(name, payload)
-
-    method.__name__ = method.__qualname__ = name
-    method.__signature__ = sig
-    method.__doc__ = spec.get('doc', '')
-    return method
-
-
-class Robo:
-    """The robot's primitives. robo.help() lists them; robo.help('name') documents one."""
-
-    def __init__(self, specs):
-        object.__setattr__(self, '_specs', specs)
-        for spec in specs:
-            object.__setattr__(self, spec['name'], _method(spec))
-
-    def help(self, name=None):
-        specs = object.__getattribute__(self, '_specs')
-        if name is None:
-            lines = ['robo primitives (keyword arguments; results are dicts with attribute access):']
-            lines += ['  %s  — %s' % (s['signature'], s['summary']) for s in specs]
-            print('\n'.join(lines))
-            return None
-        for s in specs:
-            if s['name'] == name:
-                print(s['doc'])
-                return None
-        raise PrimitiveError('robo.help: no primitive named %r' % (name,))
-
-    def __repr__(self):
-        return '<robo: %d primitives; robo.help() lists them>' % len(object.__getattribute__(self, '_specs'))
-
-    def __dir__(self):
-        return [s['name'] for s in object.__getattribute__(self, '_specs')] + ['help']
-
+${ROBO_PY}
 
 # ---- running cells --------------------------------------------------------------------------------
 NS = {'__name__': '__main__', '__builtins__': builtins}
@@ -460,9 +309,9 @@ for _fn in list(globals().values()):
     _code = getattr(_fn, '__code__', None)
     if _code is not None and _code.co_filename == '<robocell-driver>':
         _collect(_code)
-for _cls in (_Output, _Stream, Record, Robo):
+for _cls in [v for v in globals().values() if isinstance(v, type)]:
     for _attr in vars(_cls).values():
         _code = getattr(getattr(_attr, 'fget', _attr), '__code__', None)
-        if _code is not None:
+        if _code is not None and _code.co_filename == '<robocell-driver>':
             _collect(_code)
 `;
