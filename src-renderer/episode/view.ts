@@ -209,6 +209,14 @@ function toTokenMessage(m: Message) {
   return { role: m.role, content: m.content as string };
 }
 
+/**
+ * The action after which the task was found solved: the last one of an episode that ended solved
+ * (a cell whose own last motion did it ends normally), or one cut short by the solve.
+ */
+export function solvedTask(view: EpisodeView, a: ActionEvent): boolean {
+  return finishedTask(a) || (view.verdict?.finish === 'success' && view.calls.at(-1)?.actions.at(-1) === a);
+}
+
 /** A cell that ended because the task was solved (the episode then ends): a success, not an error. */
 export function finishedTask(a: ActionEvent): boolean {
   return a.cell?.stop?.reason === 'episode-finished' || a.ledger.some((l) => l.outcome === 'finished');

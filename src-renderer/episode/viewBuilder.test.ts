@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventFold, migrateMeta, parseEventLines, type EpisodeEvent } from '../../src-shared/episode';
-import { buildEpisodeView, EpisodeViewBuilder } from './view';
+import { buildEpisodeView, EpisodeViewBuilder, solvedTask } from './view';
 
 const dir = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'episode-v1-toy');
 const meta = migrateMeta(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')));
@@ -106,5 +106,17 @@ describe('episode view builder (a live run’s view, re-derived only where event
     const view = builder.add([rewrite]).view();
     expect(view).toEqual(buildEpisodeView(meta, [...events, rewrite]));
     expect(view.calls[2].context[1].message).toEqual(rewrite.type === 'message' ? rewrite.message : null);
+  });
+});
+
+describe('the action that solved the task', () => {
+  it('is the last action of an episode that ended solved, though it ended normally; no other', () => {
+    const view = buildEpisodeView(meta, toy);
+    const actions = view.calls.flatMap((c) => c.actions);
+    expect(view.verdict?.finish).toBe('success');
+    expect(actions.at(-1)?.ledger.some((l) => l.outcome === 'finished')).toBe(false);
+    expect(actions.map((a) => solvedTask(view, a))).toEqual(actions.map((_, i) => i === actions.length - 1));
+    const cutOff = buildEpisodeView(meta, toy.map((e) => (e.type === 'verdict' ? { ...e, success: false, finish: 'budget-steps' as const } : e)));
+    expect(cutOff.calls.flatMap((c) => c.actions).some((a) => solvedTask(cutOff, a))).toBe(false);
   });
 });

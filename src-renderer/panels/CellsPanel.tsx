@@ -3,7 +3,7 @@ import type { ActionEvent } from '../../src-shared/episode';
 import { fmtMs, fmtTokens } from '../app/format';
 import { EmptyState } from '../app/Pane';
 import { CellView } from '../cells/CellView';
-import { finishedTask, type CallView, type EpisodeView } from '../episode/view';
+import { finishedTask, solvedTask, type CallView, type EpisodeView } from '../episode/view';
 
 export interface EditRequest {
   /** The episode the edited action belongs to: a replay refuses an edit made in another one. */
@@ -43,7 +43,7 @@ export function CellsPanel({ episodeId, view, live, follow, selected, onSelect, 
       {view.calls.map((c, i) =>
         c.actions.map((a) => (
           // Keyed by episode too: a card (and its edit draft) never outlives the episode it edits.
-          <ActionCard key={`${episodeId}#${a.index}`} episodeId={episodeId} call={c} action={a} selected={i === selected} onSelect={() => onSelect(i)} fileUrl={fileUrl} onReplayEdited={onReplayEdited} busy={busy} />
+          <ActionCard key={`${episodeId}#${a.index}`} episodeId={episodeId} call={c} action={a} solvedIt={solvedTask(view, a)} selected={i === selected} onSelect={() => onSelect(i)} fileUrl={fileUrl} onReplayEdited={onReplayEdited} busy={busy} />
         )),
       )}
     </div>
@@ -51,16 +51,18 @@ export function CellsPanel({ episodeId, view, live, follow, selected, onSelect, 
 }
 
 /** The card's badge: how the action ended, a solved task reading as the success it is. */
-function actionStatus(a: ActionEvent): { text: string; cls: 'ok' | 'warn' | 'bad' } {
-  if (finishedTask(a)) return { text: 'task solved', cls: 'ok' };
+function actionStatus(a: ActionEvent, solvedIt: boolean): { text: string; cls: 'ok' | 'warn' | 'bad' } {
+  if (solvedIt) return { text: 'task solved', cls: 'ok' };
   if (a.cell?.stop) return { text: `stopped: ${a.cell.stop.reason.replace(/-/g, ' ')}`, cls: 'warn' };
   return a.ok ? { text: 'ok', cls: 'ok' } : { text: 'error', cls: 'bad' };
 }
 
-function ActionCard({ episodeId, call, action: a, selected, onSelect, fileUrl, onReplayEdited, busy }: {
+function ActionCard({ episodeId, call, action: a, solvedIt, selected, onSelect, fileUrl, onReplayEdited, busy }: {
   episodeId: string;
   call: CallView;
   action: ActionEvent;
+  /** The judge found the task solved after this action. */
+  solvedIt: boolean;
   selected: boolean;
   onSelect(): void;
   fileUrl(file: string): string;
@@ -70,7 +72,7 @@ function ActionCard({ episodeId, call, action: a, selected, onSelect, fileUrl, o
   const original = a.kind === 'cell' ? String(a.args.code ?? '') : JSON.stringify(a.args, null, 2);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(original);
-  const { text: status, cls: statusClass } = actionStatus(a);
+  const { text: status, cls: statusClass } = actionStatus(a, solvedIt);
   const solved = finishedTask(a);
   const beginEdit = () => {
     // The draft always starts from this action's recorded arguments.

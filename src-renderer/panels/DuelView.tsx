@@ -3,7 +3,7 @@ import type { ActionEvent } from '../../src-shared/episode';
 import { useClient } from '../app/clientContext';
 import { CELL_LANGUAGE_LABELS, fmtTokens, fmtUsd } from '../app/format';
 import { CallChartView } from '../charts/CallChartView';
-import { finishedTask } from '../episode/view';
+import { finishedTask, solvedTask } from '../episode/view';
 import { useUi } from '../store/ui';
 import { OutcomeBadge } from './OutcomeBadge';
 import { buildEpisodeView, type EpisodeView } from '../episode/view';
@@ -82,7 +82,7 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
                 <OutcomeBadge verdict={v.verdict} live={false} />
               </div>
               <ScenePanel episodeId={v.meta.id} atAction={actionsThrough(v, k)} targets={[]} compact />
-              <ActionSummary actions={c?.actions ?? []} />
+              <ActionSummary view={v} actions={c?.actions ?? []} />
               <div className="duel-stats">
                 {step >= v.calls.length ? <span className="muted">finished after {v.calls.length} calls · </span> : null}
                 call {k + 1}/{v.calls.length} · {fmtTokens(c?.cumulativeInputTokens)} input tokens so far · {fmtUsd(c?.cumulativeCostUsd)}
@@ -99,13 +99,13 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
 const COLORS = ['#5aa9ff', '#e8b04a'];
 
 /** What the current call's actions did, compactly: the outcome to compare side by side. */
-function ActionSummary({ actions }: { actions: ActionEvent[] }) {
+function ActionSummary({ view, actions }: { view: EpisodeView; actions: ActionEvent[] }) {
   return (
     <div className="duel-actions" data-testid="duel-actions">
       {actions.map((a) => (
         <div key={a.index} className={a.ok || finishedTask(a) ? '' : 'bad'}>
           <b>{a.kind === 'cell' ? `cell ${a.index}` : a.name}</b>{' '}
-          <span className="muted">{finishedTask(a) ? 'task solved' : a.ok ? 'ok' : 'error'} · {a.simSteps} steps</span>
+          <span className="muted">{solvedTask(view, a) ? 'task solved' : a.ok ? 'ok' : 'error'} · {a.simSteps} steps</span>
           <pre>{(a.cell ? [a.cell.stdout, a.cell.error ? `${a.cell.error.type}: ${a.cell.error.message}` : '', a.cell.stop?.message ?? ''].filter(Boolean).join('\n') : a.resultText).slice(0, 600)}</pre>
         </div>
       ))}
