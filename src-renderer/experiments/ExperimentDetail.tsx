@@ -61,7 +61,7 @@ export function ExperimentDetail({ item, progress, reloadKey }: { item: Experime
         <h3>{item.name ?? item.id}</h3>
         <span className={item.scripted ? 'badge scripted' : 'badge'}>{item.model}</span>
         <span className="badge" data-testid="exp-state">{item.state}</span>
-        <span className="spacer" />
+        {/* Beside the state, not at the far right: notices appear at the top right and covered it. */}
         {running ? <button className="danger" onClick={() => void control('stop')} data-testid="exp-stop">Stop</button> : item.recorded < item.planned && item.state !== 'busy' ? <button onClick={() => void control('resume')} data-testid="exp-resume">Resume</button> : null}
       </header>
       {live && (running || live.stopping) && (
