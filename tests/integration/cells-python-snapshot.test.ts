@@ -3,7 +3,7 @@
  * process, read back by later loads, a damaged file said on stderr and made again, and a sandbox
  * started from the cached bytes runs Python. Each case uses its own cache directory.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,10 +36,22 @@ function stderrLines(): string[] {
 describe('the Python snapshot cache', () => {
   it('is made once by a child process, then read from disk; a damaged file is said, removed and made again', async () => {
     const dir = freshDir();
+    // Other keys' files (other checkouts, older builds), oldest first, and two writers' temporary files.
+    const decoys = [1, 2, 3, 4, 5].map((k) => `pyodide-314.0.7-snapshot-${String(k).padStart(16, '0')}.bin`);
+    decoys.forEach((f, k) => {
+      writeFileSync(join(dir, f), 'old');
+      utimesSync(join(dir, f), new Date(Date.now() - (10 - k) * 86_400_000), new Date(Date.now() - (10 - k) * 86_400_000));
+    });
+    const staleTmp = `${decoys[0]}.123.tmp`;
+    const liveTmp = `${decoys[1]}.456.tmp`;
+    writeFileSync(join(dir, staleTmp), 'x');
+    utimesSync(join(dir, staleTmp), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    writeFileSync(join(dir, liveTmp), 'x');
     const first = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED, dir);
     expect(first.origin.from).toBe('child');
     expect(first.bytes.byteLength).toBeGreaterThan(1_000_000);
-    expect(readdirSync(dir)).toEqual([first.origin.path.slice(dir.length + 1)]); // no temporary file left
+    // its own temporary file renamed; the three newest other files kept; a killed writer's old temporary file removed
+    expect(readdirSync(dir).sort()).toEqual([first.origin.path.slice(dir.length + 1), ...decoys.slice(2), liveTmp].sort());
 
     const again = await loadSnapshot(DEFAULT_PY_LIMITS, SANDBOX_SEED, dir);
     expect(again.origin).toMatchObject({ from: 'cache', path: first.origin.path });

@@ -123,14 +123,14 @@ export function writeSnapshotFile(path: string, key: string, bytes: Uint8Array):
   }
 }
 
-/** Removes all but the newest KEEP_OTHERS snapshot files other than `keep`. */
+/** Removes all but the newest KEEP_OTHERS snapshot files other than `keep`, and temporary files a killed writer left. */
 function pruneOthers(dir: string, keep: string): void {
   try {
-    const others = readdirSync(dir)
-      .filter((f) => /^pyodide-.*-snapshot-[0-9a-f]+\.bin$/.test(f) && join(dir, f) !== keep)
-      .map((f) => ({ path: join(dir, f), mtimeMs: statSync(join(dir, f)).mtimeMs }))
-      .sort((x, y) => y.mtimeMs - x.mtimeMs);
+    const files = readdirSync(dir).map((f) => ({ name: f, path: join(dir, f), mtimeMs: statSync(join(dir, f)).mtimeMs }));
+    const others = files.filter((f) => /^pyodide-.*-snapshot-[0-9a-f]+\.bin$/.test(f.name) && f.path !== keep).sort((x, y) => y.mtimeMs - x.mtimeMs);
     for (const f of others.slice(KEEP_OTHERS)) rmSync(f.path, { force: true });
+    // a writer still at work renames its file within seconds
+    for (const f of files) if (/^pyodide-.*-snapshot-[0-9a-f]+\.bin\.\d+\.tmp$/.test(f.name) && Date.now() - f.mtimeMs > 10 * 60_000) rmSync(f.path, { force: true });
   } catch {
     // pruning is housekeeping; a file another process removed first is fine
   }
