@@ -74,7 +74,8 @@ export class CallChart {
         { ...AXIS, label: this.opts.yLabel, labelSize: 14, size: 44, space: 18, values: (_u, ticks) => ticks.map((t) => fmtTokens(t)) },
       ],
       series: [
-        { label: 'call' },
+        // uPlot writes "--" for no value; the other series write "—".
+        { label: 'call', value: (_u: uPlot, v: number | null) => (v === null ? '—' : String(v)) },
         ...this.series.map((s) => ({
           label: s.label,
           stroke: s.color,
