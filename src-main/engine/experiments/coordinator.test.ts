@@ -9,7 +9,7 @@ import type { EpisodeJob, EpisodeJobResult } from './episodeJob';
 import { currentVersions } from './expand';
 import { ExperimentFolder } from './folder';
 import { writeKeyFile } from './record';
-import type { EpisodeRunner, RunJobOptions } from './runner';
+import type { EpisodeRunner } from './runner';
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'episode-v1-toy');
 const dirs: string[] = [];
@@ -25,19 +25,15 @@ function folder(seeds: number[]): ExperimentFolder {
   return ExperimentFolder.create(join(d, 'exp'), manifest);
 }
 
-interface Handed {
-  seed: number;
-  lastInQueue: boolean | undefined;
-  /** Lines in results.jsonl when the key was handed out. */
-  recordedBefore: number;
-}
+/** What the runner was asked, in order: a key handed out (with the lines results.jsonl held then), or to retire idle workers. */
+type Asked = { seed: number; recordedBefore: number } | 'retire';
 
 /** Runs each job at once with the frozen toy episode as its outcome; `failFirst` seeds fail on their first attempt. */
-function fakeRunner(f: ExperimentFolder, handed: Handed[], failFirst: Set<number>): EpisodeRunner {
+function fakeRunner(f: ExperimentFolder, asked: Asked[], failFirst: Set<number>): EpisodeRunner {
   return {
     capacity: 1,
-    async run(job: EpisodeJob, o: RunJobOptions): Promise<EpisodeJobResult> {
-      handed.push({ seed: job.key.seed, lastInQueue: o.lastInQueue, recordedBefore: f.results().records.length });
+    async run(job: EpisodeJob): Promise<EpisodeJobResult> {
+      asked.push({ seed: job.key.seed, recordedBefore: f.results().records.length });
       await new Promise((r) => setImmediate(r));
       if (failFirst.delete(job.key.seed)) throw new Error('worker hiccup');
       const dir = join(job.stagingDir, `ep-${job.key.seed}`);
@@ -46,37 +42,38 @@ function fakeRunner(f: ExperimentFolder, handed: Handed[], failFirst: Set<number
       return { episodeDir: dir, stopped: false, success: true, wallMs: 3510, setupMs: 5, rssBytes: 1 };
     },
     close: async () => undefined,
+    retireIdle: () => void asked.push('retire'),
     kill: () => undefined,
   };
 }
 
 describe('runExperiment', () => {
-  it('hands out the next key before it records the finished one, and tells only a key with nothing queued behind it that it is the last', async () => {
+  it('hands out the next key before it records the finished one, and retires idle workers only once nothing is queued', async () => {
     const f = folder([0, 1, 2]);
-    const handed: Handed[] = [];
-    const s = await runExperiment(f, { jobs: 1, runner: () => fakeRunner(f, handed, new Set()) });
+    const asked: Asked[] = [];
+    const s = await runExperiment(f, { jobs: 1, runner: () => fakeRunner(f, asked, new Set()) });
     expect(s.end).toBe('complete');
-    expect(handed).toEqual([
-      { seed: 0, lastInQueue: false, recordedBefore: 0 },
-      // Key 0's line is appended after key 1 was handed out: its recording overlaps the next episode.
-      { seed: 1, lastInQueue: false, recordedBefore: 0 },
-      { seed: 2, lastInQueue: true, recordedBefore: 1 },
+    // Key 0's line is appended after key 1 was handed out: its recording overlaps the next episode.
+    // Once the last key is out, each free slot lets idle workers go (the worker of key 2 after it).
+    expect(asked.filter((a) => a !== 'retire')).toEqual([
+      { seed: 0, recordedBefore: 0 },
+      { seed: 1, recordedBefore: 0 },
+      { seed: 2, recordedBefore: 1 },
     ]);
+    expect(asked.indexOf('retire')).toBe(3);
     expect(f.results().records.map((r) => keyId(r.key))).toEqual(['pp-cube-in-bowl/default/s0/r0/tools', 'pp-cube-in-bowl/default/s1/r0/tools', 'pp-cube-in-bowl/default/s2/r0/tools']);
   });
 
-  it('a key retried after a failure is the last again only when nothing else waits', async () => {
+  it('a key that fails after the queue emptied is retried on the runner (which starts a worker again)', async () => {
     const f = folder([0, 1, 2]);
-    const handed: Handed[] = [];
-    const s = await runExperiment(f, { jobs: 1, runner: () => fakeRunner(f, handed, new Set([1, 2])) });
+    const asked: Asked[] = [];
+    const s = await runExperiment(f, { jobs: 1, runner: () => fakeRunner(f, asked, new Set([1, 2])) });
     expect(s.end).toBe('complete');
-    expect(handed.map((h) => [h.seed, h.lastInQueue])).toEqual([
-      [0, false],
-      [1, false], // fails
-      [1, false], // retried first, seed 2 still queued
-      [2, true], // fails as the last
-      [2, true], // retried: still nothing behind it
-    ]);
+    const order = asked.map((a) => (a === 'retire' ? a : a.seed));
+    // No retirement while a key waits; after seed 2 fails as the last, it is handed out again.
+    expect(order.slice(0, order.indexOf('retire'))).toEqual([0, 1, 1, 2]);
+    expect(order.filter((a) => a !== 'retire')).toEqual([0, 1, 1, 2, 2]);
+    expect(order.lastIndexOf(2)).toBeGreaterThan(order.indexOf('retire'));
     expect(f.results().records).toHaveLength(3);
   });
 });

@@ -204,8 +204,6 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
     // `freeSlot`: the runner has its worker back (the episode ended); the next key may start while
     // this one is recorded, so reading, moving and appending it overlap the next world's build.
     const runOne = async (key: ExperimentKey, freeSlot: () => void): Promise<void> => {
-      // Called as the key leaves the queue: nothing behind it now means no episode after it here.
-      const lastInQueue = queue.length === 0;
       const stage = folder.stagingDir(key);
       const ctrl = new AbortController();
       controllers.add(ctrl);
@@ -223,7 +221,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
         tick();
       };
       try {
-        const r = await runner.run({ key, stagingDir: stage, model: manifest.spec.model, settings: manifest.spec.settings, prices: manifest.prices }, { signal: ctrl.signal, onCall, lastInQueue });
+        const r = await runner.run({ key, stagingDir: stage, model: manifest.spec.model, settings: manifest.spec.settings, prices: manifest.prices }, { signal: ctrl.signal, onCall });
         freeSlot();
         if (r.stopped) {
           if (r.recorded === undefined) folder.keepAttempt(r.episodeDir, key, 'stopped', stopping?.detail ?? 'stopped');
@@ -285,6 +283,7 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
               launch();
             });
           }
+          if (!stopping && queue.length === 0) runner.retireIdle?.();
           if (pending === 0 && (stopping || queue.length === 0)) resolveAll();
         };
         launch();

@@ -12,7 +12,6 @@ import type { Model } from '../agent/model';
 import { ModelRequestError } from '../agent/model';
 import { createModel } from '../agent/models';
 import { environmentOfTask } from '../agent/environments';
-import { closePythonPools } from '../cells/python/pool';
 import { writeKeyFile } from './record';
 
 export interface EpisodeJob {
@@ -82,12 +81,7 @@ export function gatedModel(model: Model, gate: ModelGate): Model {
 }
 
 /** Runs the job's episode; an abort of `signal` ends it as stopped (its verdict says so). */
-/**
- * `warmNext: false` (the worker was told no key waits behind this one): the Python pool is closed
- * before the world is disposed, so releasing the episode's sandbox does not start another one that
- * no episode will take (at the end of a run that start, ~0.3 s under load, held up the worker's exit).
- */
-export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSignal; gate: ModelGate; onCall?: (c: CallProgress) => void; warmNext?: boolean }): Promise<EpisodeJobResult> {
+export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSignal; gate: ModelGate; onCall?: (c: CallProgress) => void }): Promise<EpisodeJobResult> {
   const instance = { taskId: job.key.taskId, variant: job.key.variant, seed: job.key.seed };
   // The offline agent's noise seed takes the repeat index only: no task id or seed reaches it.
   const choice = { name: job.model.name, baseUrl: job.model.baseUrl, agentNoise: job.model.agentNoise, agentSeed: job.model.agentNoise ? (job.model.agentSeed ?? 0) + job.key.repeat : undefined };
@@ -113,7 +107,6 @@ export async function executeEpisodeJob(job: EpisodeJob, o: { signal: AbortSigna
       },
     });
     writeKeyFile(out.dir, job.key);
-    if (o.warmNext === false) await closePythonPools();
     env.dispose();
     return { episodeDir: out.dir, stopped: out.finish === 'stopped', success: out.success, wallMs: out.totals.wallMs, setupMs, rssBytes: process.memoryUsage().rss };
   } catch (err) {

@@ -16,7 +16,7 @@ vi.mock('node:child_process', async (importOriginal) => {
 const WORKER = join(packageRoot(), 'tests', 'fixtures', 'experiment', 'instantWorker.mjs');
 const gate: CallGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
 const job = (seed: number): EpisodeJob => ({ key: { taskId: 'pp-cube-in-bowl', variant: 'default', seed, repeat: 0, arm: 'tools' }, stagingDir: '/nonexistent', model: { name: 'heuristic', baseUrl: null }, settings: DEFAULT_SETTINGS, prices: {} });
-const opts = (lastInQueue = false) => ({ signal: new AbortController().signal, onCall: () => undefined, lastInQueue });
+const opts = () => ({ signal: new AbortController().signal, onCall: () => undefined });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -29,9 +29,9 @@ describe('LocalProcessRunner', () => {
     try {
       await runner.run(job(0), opts()); // the worker is started and ready now
       const sent = vi.spyOn(forked[0], 'send');
-      const second = runner.run(job(1), opts(true));
+      const second = runner.run(job(1), opts());
       // Synchronously after the call, as the coordinator's recording runs: the job is already out.
-      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', job: job(1), lastInQueue: true })]);
+      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', job: job(1) })]);
       await expect(second).resolves.toMatchObject({ stopped: false, success: true });
       expect(runner.startupMs).toHaveLength(1);
     } finally {
@@ -46,7 +46,36 @@ describe('LocalProcessRunner', () => {
       const sent = vi.spyOn(forked[0], 'send');
       expect(sent).not.toHaveBeenCalled(); // forked, its ready message not heard yet: nothing is sent
       await expect(first).resolves.toMatchObject({ success: true });
-      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', lastInQueue: false })]);
+      expect(sent.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ t: 'run', job: job(0) })]);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('lets an idle worker leave when told nothing is queued, and starts a fresh one for a job that comes after (a retry)', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: WORKER });
+    try {
+      await runner.run(job(0), opts());
+      const first = forked[0];
+      const exited = new Promise<number | null>((r) => first.once('exit', (code) => r(code)));
+      runner.retireIdle();
+      expect(first.connected).toBe(false); // its channel closed at once: the worker's signal to leave
+      await expect(exited).resolves.toBe(0);
+      await expect(runner.run(job(1), opts())).resolves.toMatchObject({ success: true });
+      expect(forked).toHaveLength(2);
+      expect(runner.startupMs).toHaveLength(2);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('does not retire a worker that is running a job', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: WORKER });
+    try {
+      const running = runner.run(job(0), opts());
+      runner.retireIdle();
+      await expect(running).resolves.toMatchObject({ success: true });
+      expect(forked[0].connected).toBe(true);
     } finally {
       await runner.close();
     }

@@ -19,11 +19,6 @@ export interface CallGate {
 export interface RunJobOptions {
   signal: AbortSignal;
   onCall(c: CallProgress): void;
-  /**
-   * No key was waiting behind this one when it was handed out: the process that runs it need
-   * not warm anything for a next episode (a retry that comes later still runs, only colder).
-   */
-  lastInQueue?: boolean;
 }
 
 /** The worker running a job died (killed, crashed, out of memory): the job left no result. */
@@ -61,6 +56,12 @@ export interface EpisodeRunner {
   readonly capacity: number;
   run(job: EpisodeJob, o: RunJobOptions): Promise<EpisodeJobResult>;
   close(): Promise<void>;
+  /**
+   * Nothing is queued: workers without a job may leave now, so their teardown overlaps the
+   * episodes still running and the last recording instead of following them. A later run()
+   * (a retry) starts a fresh worker.
+   */
+  retireIdle?(): void;
   /** Ends every worker now (a second Ctrl-C). */
   kill(): void;
 }
@@ -70,6 +71,8 @@ interface Worker {
   ready: Promise<void>;
   /** Set once `ready` resolved: a job for a ready worker is sent without waiting a microtask. */
   isReady: boolean;
+  /** Told to leave (retireIdle): it takes no job and is gone once it exits. */
+  retiring: boolean;
   busy: { id: number; resolve(r: EpisodeJobResult): void; reject(e: Error): void; onCall(c: CallProgress): void } | null;
   stderrTail: string;
   /** Permit ids the coordinator granted to this worker and has not seen released. */
@@ -111,7 +114,7 @@ export class LocalProcessRunner implements EpisodeRunner {
     });
     let markReady: () => void = () => undefined;
     let failReady: (e: Error) => void = () => undefined;
-    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), isReady: false, busy: null, stderrTail: '', permits: new Map() };
+    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), isReady: false, retiring: false, busy: null, stderrTail: '', permits: new Map() };
     w.ready.catch(() => undefined);
     child.stderr?.on('data', (d: Buffer) => (w.stderrTail = (w.stderrTail + d.toString()).slice(-4000)));
     child.on('message', (raw) => {
@@ -176,7 +179,8 @@ export class LocalProcessRunner implements EpisodeRunner {
 
   async run(job: EpisodeJob, o: RunJobOptions): Promise<EpisodeJobResult> {
     if (this.closing) throw new Error('the runner is closing');
-    const w = this.workers.find((x) => !x.busy) ?? (this.workers.length < this.capacity ? this.spawn() : null);
+    const live = this.workers.filter((x) => !x.retiring);
+    const w = live.find((x) => !x.busy) ?? (live.length < this.capacity ? this.spawn() : null);
     if (!w) throw new Error(`all ${this.capacity} workers are busy`);
     const id = this.nextJob++;
     const result = new Promise<EpisodeJobResult>((resolve, reject) => (w.busy = { id, resolve, reject, onCall: o.onCall }));
@@ -195,7 +199,7 @@ export class LocalProcessRunner implements EpisodeRunner {
         free();
         throw new StoppedBeforeStartError('stopped before it started');
       }
-      w.child.send({ t: 'run', id, job, lastInQueue: o.lastInQueue ?? false } satisfies ToWorker);
+      w.child.send({ t: 'run', id, job } satisfies ToWorker);
       return await result;
     } finally {
       o.signal.removeEventListener('abort', stop);
@@ -216,6 +220,15 @@ export class LocalProcessRunner implements EpisodeRunner {
           }),
       ),
     );
+  }
+
+  retireIdle(): void {
+    for (const w of this.workers) {
+      if (w.busy || w.retiring) continue;
+      w.retiring = true;
+      // Closing the channel is the worker's signal to leave (workerMain's 'disconnect').
+      if (w.child.connected) w.child.disconnect();
+    }
   }
 
   kill(): void {

@@ -75,7 +75,7 @@ export async function workerMain(): Promise<number> {
         jobs.set(m.id, stop);
         current = current.then(async () => {
           try {
-            const r = await executeEpisodeJob(m.job, { signal: stop.signal, gate: gateFor(m.id), onCall: (c) => send({ t: 'call', id: m.id, ...c }), warmNext: !m.lastInQueue });
+            const r = await executeEpisodeJob(m.job, { signal: stop.signal, gate: gateFor(m.id), onCall: (c) => send({ t: 'call', id: m.id, ...c }) });
             send({ t: 'done', id: m.id, ...r });
           } catch (err) {
             send({ t: 'failed', id: m.id, error: err instanceof Error ? err.message : String(err) });

@@ -13,7 +13,7 @@ export const EpisodeJobSchema = z.object({
 });
 
 export const ToWorker = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('run'), id: z.number().int(), job: EpisodeJobSchema, lastInQueue: z.boolean().default(false) }),
+  z.object({ t: z.literal('run'), id: z.number().int(), job: EpisodeJobSchema }),
   z.object({ t: z.literal('stop'), id: z.number().int() }),
   z.object({ t: z.literal('permit'), req: z.number().int(), granted: z.boolean() }),
 ]);
