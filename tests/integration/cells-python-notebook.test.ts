@@ -1,9 +1,11 @@
 /** Python cells: IPython's notebook semantics and `robo` as a Python object, through the one runtime interface. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { CellRuntime } from '../../src-main/engine/cells/cellRuntime';
 import { createCellRuntime } from '../../src-main/engine/cells/factory';
 import { closePythonPools } from '../../src-main/engine/cells/python/pool';
 import type { CellOutputLine } from '../../src-main/engine/cells/types';
+import type { PrimitiveRegistry, PrimitiveSpec } from '../../src-main/engine/primitives/types';
 import { createFakeRobot, type FakeRobot } from './helpers/fakeRobot';
 
 describe('Python cells: notebook semantics', () => {
@@ -133,5 +135,36 @@ describe('Python cells: notebook semantics', () => {
     expect(r.value).toBe("'img-1'");
     expect(r.images).toHaveLength(1);
     expect(r.images[0]).toMatchObject({ primitive: 'show', width: 8, caption: 'camera front' });
+  });
+});
+
+describe('Python cells: how a result reads', () => {
+  // echo hands back what it was given, so a cell can send any shape of result through the reply path.
+  const spec: PrimitiveSpec = { name: 'echo', summary: 'echo', positional: [{ name: 'value', type: 'any', doc: '', schema: z.unknown() }], options: [], returns: [], motion: false };
+  const registry: PrimitiveRegistry = { list: () => [spec], get: (n) => (n === 'echo' ? { spec, invoke: async (a) => ({ value: a.value }) } : undefined) };
+  let rt: CellRuntime;
+  beforeAll(async () => {
+    rt = await createCellRuntime({ language: 'python', registry });
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it('renames camelCase keys at every depth and nothing else, whatever the values say', async () => {
+    const r = await rt.run(
+      [
+        "v = robo.echo({'openingM': 0.08, 'nested': [{'tcpXyz': [1], 'plain_key': 'x', 'text': '\"fooBar\":1', 'URLish': 2, 'x2Y': 3}]}).value",
+        'n = v.nested[0]',
+        'print(list(v), list(n), n.text, n.tcp_xyz, type(n).__name__)',
+      ].join('\n'),
+    );
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect(r.stdout.trim()).toBe("['opening_m', 'nested'] ['tcp_xyz', 'plain_key', 'text', 'URLish', 'x2_y'] \"fooBar\":1 [1] Record");
+  });
+
+  it('gives Records at every depth when no key is renamed, and text that only looks like a key stays as it is', async () => {
+    const r = await rt.run("v = robo.echo({'a': [{'b': {'c': None}}], 's': '\"camelCase\": no'}).value\nprint(type(v).__name__, type(v.a[0]).__name__, type(v.a[0].b).__name__, v.a[0].b.c, v.s, list(v))");
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect(r.stdout.trim()).toBe("Record Record Record None \"camelCase\": no ['a', 's']");
   });
 });

@@ -62,12 +62,16 @@ def _record(d):
 
 
 _scan = json.JSONDecoder(object_hook=_record).scan_once
+# A reply with no key _record would rename is parsed without a Python frame. Any key _CAMEL
+# matches (letters and digits, or one trailing newline: JSON writes it \n) is caught here.
+_scan_plain = json.JSONDecoder(object_pairs_hook=Record).scan_once
+_RENAMED_KEY = re.compile(r'"[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*(?:\\n)?":').search
 
 
 def _parse(text, at):
     # The host's reply from index at: one JSON value and nothing after it.
     try:
-        value, end = _scan(text, at)
+        value, end = (_scan if _RENAMED_KEY(text, at) else _scan_plain)(text, at)
     except (StopIteration, ValueError):
         end = -1
     if end != len(text):
