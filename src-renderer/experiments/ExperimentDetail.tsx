@@ -78,12 +78,13 @@ export function ExperimentDetail({ item, progress, reloadKey }: { item: Experime
           <table className="exp-table" data-testid="exp-success">
             <thead><tr><th>arm</th><th>solved</th><th>rate</th><th>95% Wilson</th><th className="paper">paper (n = {r.paper.n})</th></tr></thead>
             <tbody>
+              {/* An arm with no episode recorded yet has no rate: '—', not a 0.0 % that reads as all failed. */}
               {AgentInterface.options.map((a) => (
-                <tr key={a}><td>{a}</td><td>{r.arms[a].success.solved}/{r.arms[a].success.n}</td><td>{pct(r.arms[a].success.rate)}</td><td>{ci(r.arms[a].success.ci95)}</td><td className="paper">{pct(r.paper.success[a])}</td></tr>
+                <tr key={a}><td>{a}</td><td>{r.arms[a].success.solved}/{r.arms[a].success.n}</td><td>{r.arms[a].success.n ? pct(r.arms[a].success.rate) : '—'}</td><td>{r.arms[a].success.n ? ci(r.arms[a].success.ci95) : '—'}</td><td className="paper">{pct(r.paper.success[a])}</td></tr>
               ))}
             </tbody>
           </table>
-          <p data-testid="exp-paired">Code − tools: <b>{signedPct(r.paired.diff)}</b>, 95% CI {ci(r.paired.diffCi95, signedPct)} · discordant {r.paired.discordant} (code only {r.paired.codeOnly}, tools only {r.paired.toolsOnly}) · McNemar exact p = <b>{pValue(r.paired.mcnemarP)}</b>{r.unpaired.length ? ` · ${r.unpaired.length} unpaired left out` : ''}</p>
+          {r.paired.n === 0 ? <p data-testid="exp-paired">Code − tools: <span className="muted">no instance has both arms recorded yet</span>{r.unpaired.length ? ` · ${r.unpaired.length} unpaired left out` : ''}</p> : <p data-testid="exp-paired">Code − tools: <b>{signedPct(r.paired.diff)}</b>, 95% CI {ci(r.paired.diffCi95, signedPct)} · discordant {r.paired.discordant} (code only {r.paired.codeOnly}, tools only {r.paired.toolsOnly}) · McNemar exact p = <b>{pValue(r.paired.mcnemarP)}</b>{r.unpaired.length ? ` · ${r.unpaired.length} unpaired left out` : ''}</p>}
           <table className="exp-table">
             <thead><tr><th>both solved (n = {r.bothSolved.n})</th><th>ratio of totals (code ÷ tools)</th><th>95% CI</th><th>mean per-instance ratio</th><th>95% CI</th></tr></thead>
             <tbody>
