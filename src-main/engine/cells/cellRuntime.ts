@@ -42,6 +42,8 @@ export interface CellRuntime {
   readonly cellCount: number;
   /** How many sandboxes this runtime has started (a new one after each fatal stop). */
   readonly isolateGeneration: number;
+  /** CPU time the current sandbox's isolate thread has used, in ms: a cell's cost inside the sandbox, unlike wall time not inflated by a busy machine (benchmarks). */
+  readonly isolateCpuMs: number;
   /** Runs one cell; throws CellBusyError while another cell runs. Never throws for the cell's own faults. */
   run(code: string, opts?: RunCellOptions): Promise<CellResult>;
   /** Stops the running cell (uncatchably); its result says `interrupted`. False when none runs. */

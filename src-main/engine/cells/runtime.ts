@@ -89,6 +89,11 @@ export class JsCellRuntime implements CellRuntime {
     return this.cells;
   }
 
+  get isolateCpuMs(): number {
+    const iso = this.sandbox?.isolate;
+    return iso && !iso.isDisposed ? Number(iso.cpuTime) / 1e6 : 0;
+  }
+
   private async ensureSandbox(): Promise<Sandbox> {
     if (this.disposed) throw new Error('this cell runtime has been disposed');
     if (this.sandbox && !this.sandbox.isolate.isDisposed && !this.sandbox.catastrophe) return this.sandbox;

@@ -96,6 +96,11 @@ export class PythonCellRuntime implements CellRuntime {
     return this.cells;
   }
 
+  get isolateCpuMs(): number {
+    const iso = this.sandbox?.isolate;
+    return iso && !iso.isDisposed ? Number(iso.cpuTime) / 1e6 : 0;
+  }
+
   /** Milliseconds the current sandbox took to start (0 when it came warm from the pool is not implied). */
   get sandboxStartMs(): number {
     return this.sandbox?.startMs ?? 0;
