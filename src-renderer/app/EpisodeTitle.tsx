@@ -9,6 +9,8 @@ import { useUi } from '../store/ui';
 export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
   const { meta } = episode;
   const name = useRun((s) => s.library.find((e) => e.id === meta.id)?.name ?? null);
+  // "running" is the outcome so far (no verdict yet); whether the run moves is the Run panel's state.
+  const paused = useRun((s) => episode.live && s.activeEpisodeId === meta.id && s.state === 'paused');
   const runAgain = () => {
     useRunForm.getState().fillFrom(meta);
     useUi.getState().set({ view: 'studio', leftTab: 'run' });
@@ -23,6 +25,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
+      {paused && <span className="badge warn" title="The run is paused: Resume or Step in the Run panel (Space resumes)" data-testid="title-paused">paused</span>}
       <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
     </div>
   );

@@ -71,6 +71,8 @@ describe('a scratch cell on a paused live Python run', () => {
     // The run is still paused: the scratch cell is not part of the recorded conversation.
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid="run-state"]').getAttribute('data-state')).resolves.toBe('paused');
+    // The header says so too, beside the outcome so far.
+    await page.getByTestId('title-paused').waitFor();
     await shot(page, '1-paused-scratch');
 
     // Resume; once the stacking cell is under way, pause again: in the middle of its motion.
@@ -91,6 +93,7 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('run-resume').click();
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
+    await expect(page.getByTestId('title-paused').count()).resolves.toBe(0);
     await page.getByTestId('tab-cells').click();
     await expect(page.getByTestId('action-card').count()).resolves.toBe(2);
     await shot(page, '3-finished');
