@@ -90,7 +90,8 @@ const cache = new Map<number, PyodideAssets>();
 
 /** The wasm binary with its memory capped at `wasmMaxMb` (64 KiB pages, 16 per MiB). */
 export function cappedWasmBytes(wasmMaxMb: number): Uint8Array {
-  return capWasmMemory(new Uint8Array(readFileSync(join(pyodideDir(), 'pyodide.asm.wasm'))), wasmMaxMb * 16);
+  // the Buffer itself (a Uint8Array), not a copy: 9.6 MiB less garbage in the episode that first needs Python
+  return capWasmMemory(readFileSync(join(pyodideDir(), 'pyodide.asm.wasm')), wasmMaxMb * 16);
 }
 
 export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
@@ -116,11 +117,15 @@ export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
   const loaderScript = `(function(){${loader}\n})();`;
   const sha = createHash('sha256');
   for (const part of [wasm, std, asmScript, loaderScript, lockJson]) sha.update(part).update('\0');
+  // A file this size is read into a Buffer of its own: its memory moves into the ExternalCopy
+  // (transferOut) instead of being copied; a Buffer sharing its memory is copied out first.
+  const ownsMemory = std.byteOffset === 0 && std.byteLength === std.buffer.byteLength;
+  const stdlibBytes = ownsMemory ? (std.buffer as ArrayBuffer) : std.buffer.slice(std.byteOffset, std.byteOffset + std.byteLength);
   const assets: PyodideAssets = {
     version,
     wasmMaxMb,
     module: new ivm.ExternalCopy(module),
-    stdlib: new ivm.ExternalCopy(std.buffer.slice(std.byteOffset, std.byteOffset + std.byteLength)),
+    stdlib: new ivm.ExternalCopy(stdlibBytes, { transferOut: true }),
     lockJson,
     asmScript,
     loaderScript,
