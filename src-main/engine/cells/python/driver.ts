@@ -72,6 +72,9 @@ def _raise_stop(code, *rest):
     raise CellStopped('the host stopped this cell')
 
 
+_RAISE_STOP_CODE = _raise_stop.__code__
+
+
 def _enter_stop():
     _stop['on'] = True
     try:
@@ -110,10 +113,9 @@ def _on_sigint(signum, frame):
     if not _stop['cell']:
         return
     _enter_stop()
-    # Landing in the driver's own code (a robo call, the cell's output, the stop callback itself
-    # while it fires for run_cell's except clause), the stop is left to the monitoring events just
-    # turned on, which raise at the cell's next line: raised here, it could escape run_cell.
-    if frame is not None and id(frame.f_code) in _DRIVER_CODES:
+    # Landing in the stop callback itself, the raise is left to the callback: fired for a line of
+    # run_cell's except clause (the driver's), a raise here would escape run_cell.
+    if frame is not None and frame.f_code is _RAISE_STOP_CODE:
         return
     raise CellStopped('the host stopped this cell')
 
