@@ -9,8 +9,6 @@ await build({
     bench: 'src-main/engine/bench/main.ts',
     // the workers benchmark's episode worker, alone so its memory is a worker's
     'bench-worker': 'src-main/engine/bench/workerChild.ts',
-    // the experiment runner's worker process, alone so it starts without the CLI's other commands
-    'experiment-worker': 'src-main/engine/experiments/workerEntry.ts',
   },
   outdir: 'out/node',
   outExtension: { '.js': '.mjs' },
@@ -23,6 +21,26 @@ await build({
   // ~0.6 s to load) only for the commands that need them.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+// The experiment worker bundles its pure-JS dependencies too: an ESM import of a package resolves,
+// reads and links each of its files (zod, openai and three are hundreds), which was most of the
+// worker's start-up (fork to exit of the bare entry, alternated, load ~5: 495-557 ms -> 343-496 ms,
+// most runs ~360). Native addons, WASM and Pyodide's assets stay in node_modules; `require` is
+// defined for bundled CommonJS that calls it.
+await build({
+  entryPoints: { 'experiment-worker': 'src-main/engine/experiments/workerEntry.ts' },
+  outdir: 'out/node',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  external: ['isolated-vm', 'webgpu', '@mujoco/mujoco', 'better-sqlite3', 'pyodide', 'bullmq', 'ioredis', 'express', '@bull-board/*'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  splitting: true,
+  chunkNames: 'chunks/worker-[name]-[hash]',
   sourcemap: true,
   logLevel: 'warning',
 });
