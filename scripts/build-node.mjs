@@ -1,5 +1,6 @@
-// Builds the Node entries (the engine/CLI and the benchmarks) with esbuild. Dependencies stay
-// external so native addons (isolated-vm, webgpu) and WASM (@mujoco/mujoco) load from node_modules.
+// Builds the Node entries (the engine/CLI, the benchmarks, the experiment worker) with esbuild.
+// Dependencies stay external so native addons (isolated-vm, webgpu) and WASM (@mujoco/mujoco) load
+// from node_modules; the experiment worker alone also bundles its pure-JS ones (below).
 import { build } from 'esbuild';
 
 const started = Date.now();
