@@ -13,8 +13,10 @@ import { startEngine, type Engine } from '../../src-main/engine/engine';
 import { EngineClient, type SocketConstructor } from '../../src-renderer/transport/client';
 
 const INSTANCE = { taskId: 'pp-cube-in-bowl', variant: 'default', seed: 0 };
+// No language: the schema's default for requests from older clients (JavaScript). PY sets Python, the studio's default.
 const SETTINGS = { images: 'on-demand' as const, feedback: 'pure' as const, cameras: [], imageDetail: 'low' as const, budgets: { maxModelCalls: 40, maxWallMs: 600_000, maxSimSteps: 400_000 } };
 
+const PY = { ...SETTINGS, language: 'python' as const };
 describe('studio engine service', () => {
   let engine: Engine;
   let client: EngineClient;
@@ -25,7 +27,7 @@ describe('studio engine service', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rc-studio-engine-'));
-    engine = await startEngine({ episodesDir: join(dir, 'episodes'), configPath: join(dir, 'config.json'), staticDir: null, runEnvironment: (i) => createRobotEnvironment(i) });
+    engine = await startEngine({ episodesDir: join(dir, 'episodes'), configPath: join(dir, 'config.json'), staticDir: null, runEnvironment: (i, o) => createRobotEnvironment(i, { language: o?.language }) });
     client = new EngineClient({ url: `ws://127.0.0.1:${engine.server.port}/ws`, token: engine.server.token, WebSocketImpl: WebSocket as unknown as SocketConstructor });
     client.on('run/event', (e) => events.set(e.episodeId, [...(events.get(e.episodeId) ?? []), e.event]));
     client.on('run/state-changed', (e) => states.push(e.state));
@@ -84,22 +86,60 @@ describe('studio engine service', () => {
     expect(events.get(episodeId)!.find((e) => e.type === 'verdict')).toMatchObject({ success: false, finish: 'stopped' });
   });
 
-  it('a Step after a pause mid-motion makes one new model call', async () => {
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: false });
-    // Paused inside call 1's motion (a quarter of real time: it is certainly still moving).
-    await waitFor(() => count(episodeId, 'model/reply') >= 1, 'the first reply');
+  /** What a run recorded, less its clock: when things happened and how long they took. */
+  const TIMING = new Set(['t', 'latencyMs', 'wallMs', 'waitMs']);
+  const untimed = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(untimed) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !TIMING.has(k)).map(([k, x]) => [k, untimed(x)])) : v;
+  const runToEnd = async (iface: 'tools' | 'code') => {
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: iface, model: 'heuristic', settings: PY, speed: null, startPaused: false });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the uninterrupted verdict', 180_000);
+    await waitFor(() => states.at(-1) === 'finished', 'the finished state');
+    return events.get(episodeId)!;
+  };
+
+  it.each(['tools', 'code'] as const)('%s arm: a Step from a mid-motion pause finishes that action and pauses before the next call, recording what an uninterrupted run records', async (iface) => {
+    const uninterrupted = await runToEnd(iface);
+    const calls = uninterrupted.filter((e) => e.type === 'model/request').length;
+    // The first call whose action moves the robot (the heuristic looks before it moves).
+    const moving = uninterrupted.find((e) => e.type === 'action' && e.simSteps > 0);
+    if (moving?.type !== 'action') throw new Error(`the uninterrupted run never moved: ${JSON.stringify(uninterrupted.filter((e) => e.type === 'action' || e.type === 'verdict'))}`);
+    const k = moving.call;
+    // The code arm's heuristic looks in call 1 and solves in call 2: there the step ends the episode.
+    const last = calls === k;
+    expect(last).toBe(iface === 'code');
+
+    // A quarter of real time: paused once call k's reply is in, the run is inside its motion.
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: iface, model: 'heuristic', settings: PY, speed: 0.25, startPaused: false });
+    await waitFor(() => count(episodeId, 'model/reply') === k, `reply ${k}`, 180_000);
     await client.request('run/control', { episodeId, action: 'pause' });
-    const before = count(episodeId, 'model/request');
-    const actionsBefore = count(episodeId, 'action');
+    await expect(client.request('scratch/run', { episodeId, code: 'robo.state()' })).rejects.toThrow(new RegExp(`middle of model call ${k}`));
+    expect(count(episodeId, 'action')).toBe(k - 1);
+
+    await client.request('run/speed', { episodeId, speed: null });
     await client.request('run/control', { episodeId, action: 'step' });
-    await waitFor(() => count(episodeId, 'model/reply') === before + 1, 'the stepped call', 180_000);
-    await waitFor(() => states.at(-1) === 'paused', 'paused again');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(count(episodeId, 'model/request')).toBe(before + 1);
-    // The pause landed inside a call's motion: that call finished, and the step still made its own call.
-    expect(actionsBefore).toBe(before - 1);
-    await client.request('run/control', { episodeId, action: 'stop' });
-    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict');
+    await waitFor(() => count(episodeId, 'action') === k && states.at(-1) === (last ? 'finished' : 'paused'), `the end of call ${k}'s action`, 180_000);
+    // Held at the gate before call k + 1 (or finished): its action recorded, no request sent. (No
+    // scratch cell here: its primitive calls would take ledger indices, so the recordings would differ.)
+    await new Promise((r) => setTimeout(r, 500));
+    expect(count(episodeId, 'model/request')).toBe(k);
+    expect(states.at(-1)).toBe(last ? 'finished' : 'paused');
+
+    if (!last) {
+      // From the gate a Step keeps its meaning: one model call and its action, then the next gate
+      // (or the end, when that call finishes the episode).
+      await client.request('run/control', { episodeId, action: 'step' });
+      await waitFor(() => (count(episodeId, 'action') === k + 1 && states.at(-1) === 'paused') || states.at(-1) === 'finished', 'the step from the gate', 180_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(count(episodeId, 'model/request')).toBe(k + 1);
+    }
+    if (states.at(-1) === 'paused') await client.request('run/control', { episodeId, action: 'resume' });
+    await waitFor(() => count(episodeId, 'verdict') === 1, 'the verdict', 180_000);
+    await waitFor(() => states.at(-1) === 'finished', 'the finished state');
+    const stepped = events.get(episodeId)!;
+    const hashes = (es: EpisodeEvent[]) => es.flatMap((e) => ('stateHash' in e ? [e.stateHash] : []));
+    expect(hashes(stepped)).toEqual(hashes(uninterrupted));
+    expect(untimed(stepped)).toEqual(untimed(uninterrupted));
+    expect(stepped.find((e) => e.type === 'verdict')).toMatchObject({ success: true });
   });
 
   it('runs a scratch cell against a paused live run, and on a scratch world otherwise', async () => {
@@ -127,7 +167,7 @@ describe('studio engine service', () => {
 
   it('lends a paused run’s robot to a scratch cell only between model calls, and holds the run while the cell moves it', async () => {
     // A quarter of real time: paused after the third reply, the run is inside that call's motion.
-    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: SETTINGS, speed: 0.25, startPaused: false });
+    const { episodeId } = await client.request('run/start', { instance: INSTANCE, interface: 'tools', model: 'heuristic', settings: PY, speed: 0.25, startPaused: false });
     await waitFor(() => count(episodeId, 'model/reply') >= 3, 'the third reply');
     await client.request('run/control', { episodeId, action: 'pause' });
     const call = count(episodeId, 'model/request');
@@ -135,7 +175,8 @@ describe('studio engine service', () => {
     await expect(client.request('scratch/run', { episodeId, code: 'robo.state()' })).rejects.toThrow(new RegExp(`middle of model call ${call}`));
     await client.request('run/speed', { episodeId, speed: null });
     await client.request('run/control', { episodeId, action: 'step' });
-    await waitFor(() => count(episodeId, 'action') === call + 1 && states.at(-1) === 'paused', 'the step to the next gate', 180_000);
+    await waitFor(() => count(episodeId, 'action') === call && states.at(-1) === 'paused', 'the step to the next gate', 180_000);
+    expect(count(episodeId, 'model/request')).toBe(call);
     const actions = count(episodeId, 'action');
 
     // Between calls the robot is the scratch cell's, motions included (the pacer does not park them), in the run's language.

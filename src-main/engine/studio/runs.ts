@@ -1,6 +1,7 @@
 /**
  * Live runs started from the studio: one at a time, streamed (poses, events), paced to a sim
- * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause).
+ * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause, and
+ * a step that finishes the action under way and pauses before the next model call).
  */
 import { AgentSettings, type AgentSettingsInput, type AgentInterface, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
 import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
@@ -65,6 +66,11 @@ export class ActiveRun {
   private gateOpen: (() => void) | null = null;
   /** Set by `step`: pause again once this call has been answered and acted on. */
   private pauseAfterCall: number | null = null;
+  /**
+   * A model call has been sent and its reply is still being answered or acted on: from its
+   * request until the loop comes back to the gate.
+   */
+  private callUnderWay = false;
   done: Promise<void> = Promise.resolve();
 
   episodeId = '';
@@ -79,6 +85,7 @@ export class ActiveRun {
 
   /** The loop awaits this before each model call. */
   readonly beforeCall = async (call: number): Promise<void> => {
+    this.callUnderWay = false;
     if (this.pauseAfterCall !== null && call > this.pauseAfterCall) {
       this.pauseAfterCall = null;
       this.setState('paused');
@@ -163,8 +170,10 @@ export class ActiveRun {
       this.setState('paused');
       this.pacer.setPaused(true);
     } else {
-      // One step is one new model call: paused mid-motion, the call in progress finishes first.
-      if (action === 'step') this.pauseAfterCall = this.atGate ? this.currentCall : this.currentCall + 1;
+      // A debugger's step: run to the next gate and pause there, before its model call. Paused
+      // inside a call (mid-motion, or waiting for its reply) that is the rest of this call's
+      // action; from the gate (or before the first call) it is one new call and its action.
+      if (action === 'step') this.pauseAfterCall = this.callUnderWay ? this.currentCall : this.currentCall + 1;
       this.setState('running');
       this.pacer.setPaused(false);
       this.gateOpen?.();
@@ -173,6 +182,12 @@ export class ActiveRun {
   }
 
   currentCall = 0;
+
+  /** The loop sent model call `call`: a Step from now on finishes it rather than making another. */
+  callSent(call: number): void {
+    this.currentCall = call;
+    this.callUnderWay = true;
+  }
 
   setState(s: RunState, error: string | null = null): void {
     this.state = s;
@@ -234,7 +249,7 @@ export class RunManager {
         started();
       },
       onEvent: (event) => {
-        if (event.type === 'model/request') run.currentCall = event.call;
+        if (event.type === 'model/request') run.callSent(event.call);
         if (event.type === 'action' && sim) pacer.stream(sim);
         o.onEvent?.(event);
         this.host.broadcast({ type: 'run/event', episodeId: run.episodeId, event });
