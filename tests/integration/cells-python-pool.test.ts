@@ -30,7 +30,7 @@ describe('the Python sandbox pool', () => {
     vi.unstubAllEnvs();
   });
 
-  it('refills as soon as a sandbox is taken by default, and a take during the fill waits for it', async () => {
+  it('refills after a take by default (here the taken one is left idle), and a take during the fill waits for it', async () => {
     pool = await freshPool(undefined);
     expect(pool.POOL_REFILL).toBe('take');
     void pool.prewarmPython();
@@ -42,6 +42,23 @@ describe('the Python sandbox pool', () => {
     const b = await pool.takeSandbox();
     expect(pool.poolStats()).toMatchObject({ warmHits: 2, coldStarts: 0 });
     b.dispose();
+  }, 120_000);
+
+  it('by default starts the refill only after the taken sandbox is bound and its first cell has ended', async () => {
+    pool = await freshPool(undefined);
+    const { sandboxCounts } = await import('../../src-main/engine/cells/python/sandbox');
+    await pool.prewarmPython();
+    const a = await pool.takeSandbox();
+    await a.bind({ call: async () => 'v"null"', log: () => undefined }, '[]', JSON.stringify({ max_output_chars: 1000, max_line_chars: 1000, max_value_chars: 1000 }));
+    // A first cell longer than the pool's idle wait: nothing starts beside it.
+    let during = { live: -1, starting: -1 };
+    const cell = a.run('import time\nt = time.time()\nwhile time.time() - t < 1.0: pass', '<cell-1>', 10_000);
+    await new Promise((r) => setTimeout(r, 700));
+    during = sandboxCounts();
+    expect(JSON.parse(await cell)).toMatchObject({ ok: true });
+    expect(during).toEqual({ live: 1, starting: 0 });
+    await readyCount(pool, 1);
+    a.dispose();
   }, 120_000);
 
   it('with ROBOCELL_PYTHON_POOL_REFILL=release holds one sandbox until the taken one is disposed', async () => {

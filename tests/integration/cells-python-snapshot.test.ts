@@ -66,23 +66,49 @@ describe('the Python snapshot cache', () => {
     vi.restoreAllMocks();
     expect(remade.origin.from).toBe('child');
     expect(lines.join('')).toMatch(/cached Python snapshot .* fails its checksum; making it again/);
-    expect(readSnapshotFile(first.origin.path, snapshotKey(DEFAULT_PY_LIMITS, SANDBOX_SEED))).toMatchObject({ bytes: expect.any(ArrayBuffer) });
+    expect(await readSnapshotFile(first.origin.path, snapshotKey(DEFAULT_PY_LIMITS, SANDBOX_SEED))).toMatchObject({ bytes: expect.any(ArrayBuffer) });
   }, 120_000);
 
-  it('refuses a file that is truncated, not a snapshot, or made for other inputs', () => {
+  it('refuses a file that is truncated, not a snapshot, or made for other inputs', async () => {
     const dir = freshDir();
     const path = join(dir, 'x.bin');
     const body = new Uint8Array(10_000).map((_, i) => i % 251);
     writeSnapshotFile(path, 'key-a', body);
-    const ok = readSnapshotFile(path, 'key-a');
+    const ok = await readSnapshotFile(path, 'key-a');
     expect(ok && 'bytes' in ok && Buffer.from(ok.bytes).equals(Buffer.from(body))).toBe(true);
-    expect(readSnapshotFile(path, 'key-b')).toEqual({ problem: 'was made for other inputs' });
+    expect(await readSnapshotFile(path, 'key-b')).toEqual({ problem: 'was made for other inputs' });
     const whole = readFileSync(path);
     writeFileSync(path, whole.subarray(0, whole.length - 1));
-    expect(readSnapshotFile(path, 'key-a')).toMatchObject({ problem: expect.stringMatching(/truncated/) });
+    expect(await readSnapshotFile(path, 'key-a')).toMatchObject({ problem: expect.stringMatching(/truncated/) });
     writeFileSync(path, 'hello');
-    expect(readSnapshotFile(path, 'key-a')).toEqual({ problem: 'is not a snapshot file' });
-    expect(readSnapshotFile(join(dir, 'missing.bin'), 'key-a')).toBeNull();
+    expect(await readSnapshotFile(path, 'key-a')).toEqual({ problem: 'is not a snapshot file' });
+    expect(await readSnapshotFile(join(dir, 'missing.bin'), 'key-a')).toBeNull();
+  });
+
+  it('computes the checksum once per file: the same file is trusted again, a rewritten one is verified', async () => {
+    const dir = freshDir();
+    const path = join(dir, 'x.bin');
+    const body = new Uint8Array(10_000).map((_, i) => i % 251);
+    writeSnapshotFile(path, 'key-a', body);
+    const first = await readSnapshotFile(path, 'key-a');
+    if (!first || !('bytes' in first)) throw new Error(`unreadable: ${JSON.stringify(first)}`);
+    expect(first.verified).toBe(true);
+    const again = await readSnapshotFile(path, 'key-a', first.identity);
+    expect(again).toMatchObject({ verified: false, identity: first.identity });
+    expect(again && 'bytes' in again && Buffer.from(again.bytes).equals(Buffer.from(body))).toBe(true);
+    // The same length, one byte flipped in place, the times set back: ctime still moves, so it is
+    // verified and refused. (The pause: the kernel's file clock is coarse, a few ms a tick.)
+    await new Promise((r) => setTimeout(r, 50));
+    const whole = readFileSync(path);
+    whole[whole.length - 10] ^= 0xff;
+    writeFileSync(path, whole);
+    const mtime = new Date(first.identity.mtimeMs);
+    utimesSync(path, mtime, mtime);
+    expect(await readSnapshotFile(path, 'key-a', first.identity)).toEqual({ problem: 'fails its checksum' });
+    // A replacement (another inode) with valid contents is verified, then trusted in turn.
+    writeSnapshotFile(path, 'key-a', body);
+    const replaced = await readSnapshotFile(path, 'key-a', first.identity);
+    expect(replaced).toMatchObject({ verified: true });
   });
 
   it('keys the snapshot by what shapes it: the wasm cap and the seed', () => {

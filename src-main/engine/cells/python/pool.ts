@@ -35,6 +35,12 @@ export interface PoolStats {
   ready: number;
 }
 
+/**
+ * In 'take' mode, how long a taken sandbox may sit bound with no cell before the refill starts
+ * anyway (an episode whose first cell waits on a model call, a scratch world opened and left).
+ */
+const REFILL_IDLE_MS = 250;
+
 class SandboxPool {
   private ready: PySandbox[] = [];
   private filling: Promise<void> | null = null;
@@ -75,7 +81,7 @@ class SandboxPool {
 
   private handOut(sb: PySandbox): PySandbox {
     if (POOL_REFILL === 'release') sb.onDispose = () => void this.refill();
-    else if (POOL_REFILL === 'take') void this.refill();
+    else if (POOL_REFILL === 'take') sb.whenSettled(() => void this.refill(), REFILL_IDLE_MS);
     return sb;
   }
 
@@ -114,8 +120,9 @@ const pools = new Map<string, SandboxPool>();
 /** Started sandboxes kept waiting per limit set; 0 disables the pool (every runtime starts cold from the snapshot). */
 export const POOL_SIZE = Math.max(0, Number.parseInt(process.env.ROBOCELL_PYTHON_POOL ?? '1', 10) || 0);
 /**
- * When the pool starts its next sandbox. 'take' (the default): as soon as one is handed out, so a
- * second runtime (the studio's scratch world beside a live run) finds one warm too. 'release'
+ * When the pool starts its next sandbox. 'take' (the default): once one handed out is past its
+ * bind and first cell (or idle a moment, see REFILL_IDLE_MS), so a second runtime (the studio's
+ * scratch world beside a live run) finds one warm too, without slowing the first one's start. 'release'
  * (ROBOCELL_PYTHON_POOL_REFILL=release, set for experiment workers): once the handed-out one is
  * disposed, so a process that runs one episode at a time holds one sandbox, not two (~60 MiB at
  * peak); the next one starts while the next episode's world loads. 'prewarm' (experiment

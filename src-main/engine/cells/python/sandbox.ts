@@ -66,6 +66,11 @@ export class PySandbox {
   startMs = 0;
   /** Called once, when the sandbox is disposed (the pool's refill-on-release; see pool.ts). */
   onDispose: (() => void) | null = null;
+  private settled: (() => void) | null = null;
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  private settleIdleMs = 0;
+  /** Binds and cells in flight: the settle timer never fires under one. */
+  private busy = 0;
 
   private constructor(
     readonly limits: PySandboxLimits,
@@ -115,15 +120,57 @@ export class PySandbox {
 
   async bind(binding: SandboxBinding, specsJson: string, limitsJson: string): Promise<unknown> {
     this.binding = binding;
-    // The boot's collections missed the snapshot's bytes now and then (see TAKE_GC): a last try,
-    // only then, before the episode keeps the sandbox for its length.
-    if (this.driver.gc && (await this.isolate.getHeapStatistics()).externally_allocated_size > HOLDING_SNAPSHOT_BYTES) await this.driver.gc.apply(undefined, [], { timeout: 5_000 });
-    return this.driver.install.apply(undefined, [specsJson, limitsJson] as never[], { timeout: 5_000, result: { copy: true } });
+    this.busy++;
+    try {
+      // The boot's collections missed the snapshot's bytes now and then (see TAKE_GC): a last try,
+      // only then, before the episode keeps the sandbox for its length.
+      if (this.driver.gc && (await this.isolate.getHeapStatistics()).externally_allocated_size > HOLDING_SNAPSHOT_BYTES) await this.driver.gc.apply(undefined, [], { timeout: 5_000 });
+      return await this.driver.install.apply(undefined, [specsJson, limitsJson] as never[], { timeout: 5_000, result: { copy: true } });
+    } finally {
+      this.busy--;
+      this.armSettleTimer();
+    }
   }
 
   /** Runs one cell; resolves with the driver's JSON. Rejects when the isolate was stopped or died. */
   run(code: string, cellName: string, timeoutMs: number | undefined): Promise<string> {
-    return this.driver.run.apply(undefined, [code, cellName] as never[], { timeout: timeoutMs, result: { copy: true } }) as Promise<string>;
+    this.busy++;
+    const reply = this.driver.run.apply(undefined, [code, cellName] as never[], { timeout: timeoutMs, result: { copy: true } }) as Promise<string>;
+    const ended = () => {
+      this.busy--;
+      if (this.busy === 0) this.settle();
+    };
+    reply.then(ended, ended);
+    return reply;
+  }
+
+  /**
+   * Calls `fn` once the sandbox's take is over: when its first cell has ended, or after `idleMs`
+   * with neither a bind nor a cell under way (counted again from the bind's end), or at dispose. The
+   * pool's refill waits for this because a sandbox start costs ~0.3 s of CPU and part of it on
+   * the main thread: begun at the take, it ran under the bind and the first cell, which on two
+   * cores doubled what the episode's first cell took.
+   */
+  whenSettled(fn: () => void, idleMs: number): void {
+    this.settled = fn;
+    this.settleIdleMs = idleMs;
+    this.armSettleTimer();
+  }
+
+  private armSettleTimer(): void {
+    clearTimeout(this.settleTimer);
+    if (!this.settled) return;
+    this.settleTimer = setTimeout(() => {
+      if (this.busy === 0) this.settle();
+    }, this.settleIdleMs);
+    this.settleTimer.unref?.();
+  }
+
+  private settle(): void {
+    clearTimeout(this.settleTimer);
+    const fn = this.settled;
+    this.settled = null;
+    fn?.();
   }
 
   async memoryBytes(): Promise<number> {
@@ -150,6 +197,7 @@ export class PySandbox {
       }
     }
     if (!this.isolate.isDisposed) this.isolate.dispose();
+    this.settle();
     const done = this.onDispose;
     this.onDispose = null;
     done?.();

@@ -16,7 +16,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,21 +71,49 @@ interface Header {
 }
 
 /**
- * The snapshot in the file as an ArrayBuffer of its own (handed to isolates without another copy),
- * or why it cannot be used; null when there is no file.
+ * What identifies one version of a file on disk. A file whose checksum was verified in this
+ * process is trusted again while these stay the same: a rewrite, a replacement or a truncation
+ * changes the inode, the size or ctime (which no utimes call can set back).
  */
-export function readSnapshotFile(path: string, key: string): { bytes: ArrayBuffer } | { problem: string } | null {
-  let fd: number;
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function identityOf(st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): FileIdentity {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** Reads of this size go to libuv's threads one after another, so hashing a chunk never holds the loop for long. */
+const READ_CHUNK = 4 * 2 ** 20;
+
+/**
+ * The snapshot in the file as an ArrayBuffer of its own (handed to isolates without another copy),
+ * or why it cannot be used; null when there is no file. The read is asynchronous (a pool refill
+ * must not block a cell on the main thread). `trusted`: the identity of a file already verified by
+ * this process; when the open file still has it, the checksum is not computed again.
+ */
+export async function readSnapshotFile(path: string, key: string, trusted: FileIdentity | null = null): Promise<{ bytes: ArrayBuffer; identity: FileIdentity; verified: boolean } | { problem: string } | null> {
+  let fh: FileHandle;
   try {
-    fd = openSync(path, 'r');
+    fh = await open(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { problem: `cannot be read (${(err as Error).message})` };
   }
   try {
-    const size = fstatSync(fd).size;
+    // fstat of the open file: what is read below is the file this identity describes.
+    const identity = identityOf(await fh.stat());
+    const size = identity.size;
     const head = Buffer.alloc(Math.min(size, 4096));
-    readSync(fd, head, 0, head.length, 0);
+    await fh.read(head, 0, head.length, 0);
     if (head.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) return { problem: 'is not a snapshot file' };
     const nl = head.indexOf(10, MAGIC.length);
     let header: Header;
@@ -96,19 +125,22 @@ export function readSnapshotFile(path: string, key: string): { bytes: ArrayBuffe
     if (header.key !== key) return { problem: 'was made for other inputs' };
     const bodyAt = nl + 1;
     if (size - bodyAt !== header.bytes) return { problem: `is truncated or overlong (${size - bodyAt} of ${header.bytes} bytes)` };
+    const verify = !(trusted && sameFile(trusted, identity));
+    const hash = verify ? createHash('sha256') : null;
     const bytes = new ArrayBuffer(header.bytes);
     const view = new Uint8Array(bytes);
     for (let got = 0; got < view.length; ) {
-      const n = readSync(fd, view, got, view.length - got, bodyAt + got);
-      if (n === 0) return { problem: 'is truncated' };
-      got += n;
+      const { bytesRead } = await fh.read(view, got, Math.min(READ_CHUNK, view.length - got), bodyAt + got);
+      if (bytesRead === 0) return { problem: 'is truncated' };
+      hash?.update(view.subarray(got, got + bytesRead));
+      got += bytesRead;
     }
-    if (createHash('sha256').update(view).digest('hex') !== header.sha256) return { problem: 'fails its checksum' };
-    return { bytes };
+    if (hash && hash.digest('hex') !== header.sha256) return { problem: 'fails its checksum' };
+    return { bytes, identity, verified: verify };
   } catch (err) {
     return { problem: `cannot be read (${(err as Error).message})` };
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
 }
 
@@ -139,50 +171,62 @@ function pruneOthers(dir: string, keep: string): void {
 
 /**
  * The snapshot for these limits: from the cache file when it checks out, else made by a child
- * process and written to the cache. `dir` defaults to snapshotCacheDir().
+ * process and written to the cache. `dir` defaults to snapshotCacheDir(). `identity`: the cache
+ * file's, once verified here or written by this process from the bytes returned (null when the
+ * cache could not be written).
  */
-export async function loadSnapshot(limits: SnapshotLimits, seed: number, dir = snapshotCacheDir()): Promise<{ bytes: ArrayBuffer; origin: SnapshotOrigin; cached: boolean }> {
+export async function loadSnapshot(
+  limits: SnapshotLimits,
+  seed: number,
+  dir = snapshotCacheDir(),
+): Promise<{ bytes: ArrayBuffer; origin: SnapshotOrigin; cached: boolean; identity: FileIdentity | null }> {
   const key = snapshotKey(limits, seed); // the first call prepares Pyodide's assets, which is not the snapshot's time
   const t0 = performance.now();
   const path = fileFor(dir, limits, key);
-  const found = readSnapshotFile(path, key);
-  if (found && 'bytes' in found) return { bytes: found.bytes, origin: { from: 'cache', path, ms: performance.now() - t0 }, cached: true };
+  const found = await readSnapshotFile(path, key);
+  if (found && 'bytes' in found) return { bytes: found.bytes, origin: { from: 'cache', path, ms: performance.now() - t0 }, cached: true, identity: found.identity };
   if (found) {
     process.stderr.write(`cells: the cached Python snapshot ${path} ${found.problem}; making it again\n`);
     rmSync(path, { force: true });
   }
   const bytes = await makeInChild(limits, seed);
-  let cached = false;
+  let identity: FileIdentity | null = null;
   try {
     mkdirSync(dir, { recursive: true });
     writeSnapshotFile(path, key, new Uint8Array(bytes));
-    cached = true;
+    identity = identityOf(statSync(path));
     pruneOthers(dir, path);
   } catch (err) {
     process.stderr.write(`cells: could not cache the Python snapshot in ${dir} (${(err as Error).message}); each process will make its own\n`);
   }
-  return { bytes, origin: { from: 'child', path, ms: performance.now() - t0 }, cached };
+  return { bytes, origin: { from: 'child', path, ms: performance.now() - t0 }, cached: identity !== null, identity };
 }
 
 /**
  * Each sandbox start's own copy of the snapshot bytes, which the isolate takes over (no copy).
  * Between starts the process holds none of them (30 MiB): they are read again from the cache
- * file, i.e. from the OS's page cache, checked as on the first read (~30 ms against a ~300 ms
- * start). Only when the cache could not be written does the process keep a copy to copy from.
+ * file, i.e. from the OS's page cache, asynchronously (libuv's threads; the loop stays free for
+ * a cell running meanwhile). The checksum is computed once per process and file: a later read
+ * of the same file (same inode, size, mtime, ctime) skips it, a changed file is verified again.
+ * Only when the cache could not be written does the process keep a copy to copy from.
  */
 export class SnapshotSource {
+  /** Full reads of the cache file since load, and how many of them computed the checksum (tests, benchmarks). */
+  readonly reads = { total: 0, verified: 0 };
+
   private constructor(
     private readonly limits: SnapshotLimits,
     private readonly seed: number,
     private readonly dir: string,
     private first: ArrayBuffer | null,
     private readonly kept: ArrayBuffer | null,
+    private trusted: FileIdentity | null,
     readonly origin: SnapshotOrigin,
   ) {}
 
   static async load(limits: SnapshotLimits, seed: number, dir = snapshotCacheDir()): Promise<SnapshotSource> {
-    const { bytes, origin, cached } = await loadSnapshot(limits, seed, dir);
-    return new SnapshotSource(limits, seed, dir, bytes, cached ? null : bytes, origin);
+    const { bytes, origin, cached, identity } = await loadSnapshot(limits, seed, dir);
+    return new SnapshotSource(limits, seed, dir, bytes, cached ? null : bytes, identity, origin);
   }
 
   /** Bytes for one start; the caller may transfer (detach) them. */
@@ -193,10 +237,18 @@ export class SnapshotSource {
     if (first) return first;
     const key = snapshotKey(this.limits, this.seed);
     const path = fileFor(this.dir, this.limits, key);
-    const again = readSnapshotFile(path, key);
-    if (again && 'bytes' in again) return again.bytes;
-    // Removed (another checkout's pruning, a cleaned cache) or damaged since: load it as the first time.
-    return (await loadSnapshot(this.limits, this.seed, this.dir)).bytes;
+    const again = await readSnapshotFile(path, key, this.trusted);
+    if (again && 'bytes' in again) {
+      this.reads.total++;
+      if (again.verified) this.reads.verified++;
+      this.trusted = again.identity;
+      return again.bytes;
+    }
+    // Removed (another checkout's pruning, a cleaned cache) or damaged since: load it as the first
+    // time (which says what was wrong with it).
+    const loaded = await loadSnapshot(this.limits, this.seed, this.dir);
+    this.trusted = loaded.identity;
+    return loaded.bytes;
   }
 }
 
