@@ -3,6 +3,12 @@ import type { EngineClient } from '../transport/client';
 
 export type RunAction = 'pause' | 'resume' | 'step' | 'stop';
 
+/**
+ * What Step does, in one sentence for its button, the shortcut sheet and the start-paused hint: a
+ * debugger's step to the next point between model calls, wherever the pause landed.
+ */
+export const STEP_DOES = 'step the paused run: paused mid-action, finish that action (no new model call); paused between calls, run one model call and its action; then pause before the next call';
+
 /** Pause, resume, single-step or stop the active run (buttons and keyboard share this). */
 export async function controlRun(client: EngineClient, action: RunAction): Promise<void> {
   const { activeEpisodeId } = useRun.getState();
@@ -20,5 +26,13 @@ export function togglePause(client: EngineClient): boolean {
   const { activeEpisodeId, state } = useRun.getState();
   if (!activeEpisodeId || (state !== 'running' && state !== 'paused')) return false;
   void controlRun(client, state === 'paused' ? 'resume' : 'pause');
+  return true;
+}
+
+/** S: step a paused run (nothing to do while it runs). */
+export function stepIfPaused(client: EngineClient): boolean {
+  const { activeEpisodeId, state } = useRun.getState();
+  if (!activeEpisodeId || state !== 'paused') return false;
+  void controlRun(client, 'step');
   return true;
 }

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { useDuel } from '../store/duel';
 import { useStudio } from '../store/studio';
 import type { EngineClient } from '../transport/client';
-import { togglePause } from './runControl';
+import { STEP_DOES, stepIfPaused, togglePause } from './runControl';
 
 /** One table, so the shortcut sheet lists exactly what the handler does. */
 export const SHORTCUTS: Array<{ keys: string[]; does: string }> = [
   { keys: ['Space'], does: 'pause / resume the live run' },
+  { keys: ['S'], does: STEP_DOES },
   { keys: ['←', '→'], does: 'previous / next model call' },
   { keys: ['Home', 'End'], does: 'first / last model call' },
   { keys: ['Ctrl', 'Enter'], does: 'run the cell being edited (scratch cell)' },
@@ -21,7 +22,7 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * The studio's keyboard: Space, arrows, Home/End, ?. Keys belong to the editor or a form field
+ * The studio's keyboard: Space, S, arrows, Home/End, ?. Keys belong to the editor or a form field
  * while one has focus; Space on a focused button stays that button's click.
  */
 export function useShortcuts(client: EngineClient, toggleSheet: () => void, closeSheet: () => void): void {
@@ -38,6 +39,10 @@ export function useShortcuts(client: EngineClient, toggleSheet: () => void, clos
       if (e.key === ' ') {
         if ((e.target as HTMLElement | null)?.tagName === 'BUTTON') return;
         if (togglePause(client)) e.preventDefault();
+        return;
+      }
+      if (e.key === 's' || e.key === 'S') {
+        if (stepIfPaused(client)) e.preventDefault();
         return;
       }
       // The duel view steps its own pair.

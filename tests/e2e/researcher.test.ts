@@ -103,7 +103,7 @@ describe('the studio as a researcher meets it', () => {
     await shot(page, '3b-run-again');
   });
 
-  it('5: Space pauses and resumes; Step after a pause makes a model call; budgets show; the cells follow the newest', async () => {
+  it('5: Space pauses and resumes; Step after a pause runs to the next gate; budgets show; the cells follow the newest', async () => {
     await page.getByTestId('run-task').selectOption('pp-cube-in-bowl');
     await page.getByTestId('run-seed').fill('0');
     await page.getByTestId('run-arm').selectOption('tools');
@@ -117,19 +117,23 @@ describe('the studio as a researcher meets it', () => {
     await page.getByTestId('run-resume').waitFor();
     await page.keyboard.press('Space');
     await page.locator('[data-testid="run-state"][data-state="running"]').waitFor();
-    // Pause (likely mid-motion), then Step: one more model call, then paused again.
+    // Pause (likely mid-motion), then Step: to the next gate, then paused again. Paused inside a
+    // call (its action not recorded yet), that finishes the call; between calls, it is one more call.
     await page.keyboard.press('Space');
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
     await page.waitForTimeout(500);
     const before = await page.getByTestId('timeline-mark').count();
+    const midAction = (await page.getByTestId('action-card').count()) < before;
+    const after = midAction ? before : before + 1;
     await page.getByTestId('run-step').click();
-    await page.getByTestId('timeline-mark').nth(before).waitFor({ timeout: 120_000 });
+    await page.getByTestId('action-card').nth(after - 1).waitFor({ timeout: 120_000 });
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor({ timeout: 120_000 });
     await page.waitForTimeout(800);
-    await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(before + 1);
+    await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(after);
+    await expect(page.getByTestId('action-card').count()).resolves.toBe(after);
     const calls = page.getByTestId('budget-calls');
-    await expect(calls.getAttribute('data-used')).resolves.toBe(String(before + 1));
-    await expect(calls.textContent()).resolves.toMatch(new RegExp(`${before + 1} / \\d+`));
+    await expect(calls.getAttribute('data-used')).resolves.toBe(String(after));
+    await expect(calls.textContent()).resolves.toMatch(new RegExp(`${after} / \\d+`));
     await expect(page.getByTestId('budget-wall').textContent()).resolves.toMatch(/wall time.*\//);
     await expect(page.getByTestId('budget-steps').getAttribute('data-used')).resolves.not.toBe('0');
     // A live call in progress is not drawn as an error.
@@ -138,7 +142,7 @@ describe('the studio as a researcher meets it', () => {
     // Resume; the cells panel keeps the newest card in sight as cards arrive.
     await page.locator('.topbar .brand').click();
     await page.keyboard.press('Space');
-    await page.getByTestId('action-card').nth(before + 1).waitFor({ timeout: 120_000 });
+    await page.getByTestId('action-card').nth(after).waitFor({ timeout: 120_000 });
     // Pause again so the run is still there to be stopped (a short episode ends in seconds).
     await page.keyboard.press('Space');
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
