@@ -18,6 +18,7 @@ import { snapshotOrigins } from '../cells/python/pool';
 import { sandboxCounts } from '../cells/python/sandbox';
 import { disposeSharedRenderer } from '../render/headless';
 import { TASKS } from '../tasks/registry';
+import { rssByMappingLine } from './smaps';
 
 const openGate: ModelGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
 
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
       // Python sandboxes (each its own isolate and wasm memory, outside all of these) are alive
       const m = process.memoryUsage();
       const mem = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, sandboxes: sandboxCounts().live };
-      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: m.rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected, mem });
+      // and the native rest by mapping, after the first episode of each arm and at 20 and n
+      const smaps = i < 2 || i + 1 === 20 || i + 1 === n ? rssByMappingLine() : undefined;
+      out({ i: i + 1, key: `${key.taskId}/${key.arm}`, rss: m.rss, peak: episodePeak, ms: performance.now() - t0, ok: r.success, collected, mem, smaps });
     }
   } finally {
     clearInterval(sampler);

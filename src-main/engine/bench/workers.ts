@@ -58,8 +58,9 @@ async function memoryRun(): Promise<void> {
   // ... and their environment; ROBOCELL_BENCH_WORKER_LANGUAGE=javascript measures the other cell language
   const r = await spawnLines(process.execPath, [...WORKER_NODE_FLAGS, child], { ...process.env, ...WORKER_ENV }, (line) => {
     if (!line.startsWith('{')) return;
-    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number; snapshots?: string[]; mem?: { heapUsed: number; external: number; arrayBuffers: number; sandboxes: number } };
+    const v = JSON.parse(line) as { startRss?: number; i?: number; key?: string; rss?: number; peak?: number; ms?: number; ok?: boolean; maxRss?: number; collections?: number; snapshots?: string[]; mem?: { heapUsed: number; external: number; arrayBuffers: number; sandboxes: number }; smaps?: string };
     if (v.mem && v.i !== undefined) breakdown.set(v.i, `heap ${(v.mem.heapUsed / MiB).toFixed(0)}, external ${(v.mem.external / MiB).toFixed(0)} (array buffers ${(v.mem.arrayBuffers / MiB).toFixed(0)}) MiB, ${v.mem.sandboxes} Python sandbox(es) live`);
+    if (v.smaps && v.i !== undefined) console.log(`  rss by mapping after episode ${v.i} (${v.key}), MiB: ${v.smaps}`);
     if (v.snapshots) snapshots = v.snapshots;
     if (v.peak !== undefined && v.peak > sampledPeak.rss) sampledPeak = { rss: v.peak, at: `episode ${v.i} (${v.key})` };
     if (v.startRss !== undefined) startRss = v.startRss;

@@ -4,6 +4,7 @@
  * animation-frame context we tick by hand (three advances its per-frame node state — shadow
  * maps among it — only from that loop).
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 
 export type GpuBackend = 'vulkan' | 'opengles' | 'metal' | 'd3d12';
@@ -61,9 +62,43 @@ function installGlobals(gpu: GPU): void {
   });
 }
 
+/** Environment variables through which a user already chose the Vulkan loader's drivers. */
+const VULKAN_DRIVER_CHOICES = ['VK_ICD_FILENAMES', 'VK_DRIVER_FILES', 'VK_ADD_DRIVER_FILES', 'VK_LOADER_DRIVERS_SELECT', 'VK_LOADER_DRIVERS_DISABLE'];
+const ICD_DIRS = ['/usr/share/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/etc/vulkan/icd.d'];
+
+/**
+ * On a Linux machine with no GPU render node, only Mesa's software driver (lavapipe) can give an
+ * adapter, yet the Vulkan loader opens every installed driver (radeon, intel, virtio, ...) to ask,
+ * and each stays mapped: ~8-14 MiB of every rendering process's RSS (bench -- workers, one
+ * episode, side by side: 274 -> 260 MiB). Then the loader is told to load lavapipe alone
+ * (VK_LOADER_DRIVERS_SELECT, loader 1.3.234+; older loaders ignore it and load all, as before).
+ * Nothing changes where a render node exists, where lavapipe is not installed, or where the user
+ * chose drivers already. Exported for its test.
+ */
+export function softwareOnlyVulkanDrivers(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, hasPath: (p: string) => boolean, list: (dir: string) => string[]): string | null {
+  if (platform !== 'linux' || VULKAN_DRIVER_CHOICES.some((k) => env[k])) return null;
+  const renderNodes = hasPath('/dev/dri') ? list('/dev/dri').filter((n) => n.startsWith('renderD')) : [];
+  if (renderNodes.length > 0) return null;
+  const lavapipe = ICD_DIRS.some((d) => hasPath(d) && list(d).some((f) => f.startsWith('lvp_icd') && f.endsWith('.json')));
+  return lavapipe ? '*lvp_icd*' : null;
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 async function tryBackend(backend: GpuBackend): Promise<GpuContext | string> {
   // Dawn's GLES backend needs EGL without a display server.
   if (backend === 'opengles' && !process.env.EGL_PLATFORM) process.env.EGL_PLATFORM = 'surfaceless';
+  if (backend === 'vulkan') {
+    // read by the loader when Dawn creates its Vulkan instance, in create() below
+    const select = softwareOnlyVulkanDrivers(process.env, process.platform, existsSync, listDir);
+    if (select) process.env.VK_LOADER_DRIVERS_SELECT = select;
+  }
   let gpu: GPU;
   try {
     gpu = create([`backend=${backend}`]);
