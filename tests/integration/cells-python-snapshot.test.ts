@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PY_LIMITS, SANDBOX_SEED } from '../../src-main/engine/cells/python/sandbox';
+import { RESTORE_HEAP_JS } from '../../src-main/engine/cells/python/assets';
 import { loadSnapshot, readSnapshotFile, snapshotCacheDir, snapshotKey, writeSnapshotFile } from '../../src-main/engine/cells/python/snapshot';
 
 const dirs: string[] = [];
@@ -109,6 +110,30 @@ describe('the Python snapshot cache', () => {
     writeSnapshotFile(path, 'key-a', body);
     const replaced = await readSnapshotFile(path, 'key-a', first.identity);
     expect(replaced).toMatchObject({ verified: true });
+  });
+
+  it('leaves zero pages out of the copies (the file read, the restore into wasm memory) and still gives back every byte', async () => {
+    // Pages: data, zero, zero, data, zero (short last page); the memory has a stray byte under a zero page.
+    const body = new Uint8Array(4 * 4096 + 1000);
+    body.fill(7, 0, 4096);
+    body.fill(9, 3 * 4096 + 5, 3 * 4096 + 100);
+    const path = join(freshDir(), 'x.bin');
+    writeSnapshotFile(path, 'key-a', body);
+    const read = await readSnapshotFile(path, 'key-a');
+    expect(read && 'bytes' in read && Buffer.from(read.bytes).equals(Buffer.from(body))).toBe(true);
+    const restore = new Function(`return ${RESTORE_HEAP_JS}`)() as (heap: Uint8Array, s: Uint8Array) => void;
+    const heap = new Uint8Array(6 * 4096);
+    heap[2 * 4096 + 17] = 1;
+    heap[5 * 4096] = 3; // past the snapshot: not its business
+    restore(heap, body);
+    expect(Buffer.from(heap.subarray(0, body.length)).equals(Buffer.from(body))).toBe(true);
+    expect(heap[5 * 4096]).toBe(3);
+    // an unaligned view takes the plain copy
+    const odd = new Uint8Array(body.length + 1).subarray(1);
+    odd.set(body);
+    const heap2 = new Uint8Array(6 * 4096).fill(5);
+    restore(heap2, odd);
+    expect(Buffer.from(heap2.subarray(0, body.length)).equals(Buffer.from(body))).toBe(true);
   });
 
   it('keys the snapshot by what shapes it: the wasm cap and the seed', () => {

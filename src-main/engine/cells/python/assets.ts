@@ -86,6 +86,30 @@ export function capWasmMemory(bytes: Uint8Array, maxPages: number): Uint8Array {
   throw new Error('the wasm module has no memory section');
 }
 
+/**
+ * Replaces Pyodide's `HEAP8.set(snapshot)` when a sandbox restores its memory snapshot. Half the
+ * snapshot's 30 MiB is zero pages (the 10 MiB stack, free heap); copying them made every page of
+ * the fresh wasm memory resident, and reading them from disk made the host's copy resident too
+ * (snapshot.ts leaves them untouched). A 4 KiB page that is zero in the snapshot and still zero in
+ * the memory (never touched: it reads as zero without becoming resident) is skipped; what the
+ * memory holds is the same bytes either way. Runs inside the isolate, so it is plain JS text.
+ */
+export const RESTORE_HEAP_JS = `(heap, s) => {
+  const P = 4096, n = s.length;
+  if (s.byteOffset % 4 !== 0 || n % 4 !== 0 || heap.byteOffset !== 0 || heap.length < n) { heap.set(s); return; }
+  const s32 = new Int32Array(s.buffer, s.byteOffset, n >> 2), d32 = new Int32Array(heap.buffer, 0, n >> 2);
+  let run = -1;
+  for (let p = 0; p < n; p += P) {
+    const a = p >> 2, b = Math.min(n, p + P) >> 2;
+    let zero = true;
+    for (let i = a; i < b; i++) if (s32[i] !== 0) { zero = false; break; }
+    if (zero) for (let i = a; i < b; i++) if (d32[i] !== 0) { zero = false; break; }
+    if (!zero && run < 0) run = p;
+    if (zero && run >= 0) { heap.set(s.subarray(run, p), run); run = -1; }
+  }
+  if (run >= 0) heap.set(s.subarray(run, n), run);
+}`;
+
 const cache = new Map<number, PyodideAssets>();
 
 /** The wasm binary with its memory capped at `wasmMaxMb` (64 KiB pages, 16 per MiB). */
@@ -109,6 +133,7 @@ export function pyodideAssets(wasmMaxMb: number): PyodideAssets {
   asm = mustReplace(asm, 'export default _createPyodideModule;', 'globalThis.__createPyodideModule=_createPyodideModule;');
   // The shell runtime's random source wants d8's os.system; the prelude's crypto shim serves instead.
   asm = mustReplace(asm, 'var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);');
+  asm = mustReplace(asm, 'return Module.HEAP8.set(t),l', `return (${RESTORE_HEAP_JS})(Module.HEAP8,t),l`);
   let loader = readFileSync(join(dir, 'pyodide.mjs'), 'utf8');
   loader = mustReplace(loader, 'export{dt as loadPyodide,U as version}', 'globalThis.__loadPyodide=dt;');
   loader = loader.replace(/\/\/# sourceMappingURL=.*$/m, '');

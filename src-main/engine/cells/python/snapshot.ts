@@ -91,6 +91,24 @@ function sameFile(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
+const PAGE = 4096;
+const ZERO_PAGE = Buffer.alloc(PAGE);
+
+/** Copies `from` into `to` at `at`, leaving out the 4 KiB pages (of `from`) that are all zero. */
+function copyNonZeroPages(from: Buffer, to: Uint8Array, at: number): void {
+  let run = -1;
+  for (let p = 0; p < from.length; p += PAGE) {
+    const end = Math.min(from.length, p + PAGE);
+    const zero = from.compare(ZERO_PAGE, 0, end - p, p, end) === 0;
+    if (!zero && run < 0) run = p;
+    if (zero && run >= 0) {
+      to.set(from.subarray(run, p), at + run);
+      run = -1;
+    }
+  }
+  if (run >= 0) to.set(from.subarray(run), at + run);
+}
+
 /** Reads of this size go to libuv's threads one after another, so hashing a chunk never holds the loop for long. */
 const READ_CHUNK = 4 * 2 ** 20;
 
@@ -127,12 +145,16 @@ export async function readSnapshotFile(path: string, key: string, trusted: FileI
     if (size - bodyAt !== header.bytes) return { problem: `is truncated or overlong (${size - bodyAt} of ${header.bytes} bytes)` };
     const verify = !(trusted && sameFile(trusted, identity));
     const hash = verify ? createHash('sha256') : null;
+    // A fresh ArrayBuffer this size is untouched zero memory: only the snapshot's non-zero pages
+    // are copied in, so its zero half never becomes resident (see RESTORE_HEAP_JS in assets.ts).
     const bytes = new ArrayBuffer(header.bytes);
     const view = new Uint8Array(bytes);
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, view.length));
     for (let got = 0; got < view.length; ) {
-      const { bytesRead } = await fh.read(view, got, Math.min(READ_CHUNK, view.length - got), bodyAt + got);
+      const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, view.length - got), bodyAt + got);
       if (bytesRead === 0) return { problem: 'is truncated' };
-      hash?.update(view.subarray(got, got + bytesRead));
+      hash?.update(chunk.subarray(0, bytesRead));
+      copyNonZeroPages(chunk.subarray(0, bytesRead), view, got);
       got += bytesRead;
     }
     if (hash && hash.digest('hex') !== header.sha256) return { problem: 'fails its checksum' };
