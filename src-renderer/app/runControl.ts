@@ -1,3 +1,4 @@
+import type { PausePoint } from '../../src-shared/protocol';
 import { notify, useRun } from '../store/run';
 import type { EngineClient } from '../transport/client';
 
@@ -15,7 +16,9 @@ export async function controlRun(client: EngineClient, action: RunAction): Promi
   if (!activeEpisodeId) return;
   try {
     const r = await client.request('run/control', { episodeId: activeEpisodeId, action });
-    useRun.setState({ state: r.state });
+    // Where a paused run is held comes with the state broadcast (it may come to rest later).
+    if (r.state !== 'paused') useRun.setState({ state: r.state, pausedAt: null });
+    else useRun.setState({ state: r.state });
   } catch (err) {
     notify('error', `${action} failed: ${(err as Error).message}`);
   }
@@ -27,6 +30,19 @@ export function togglePause(client: EngineClient): boolean {
   if (!activeEpisodeId || (state !== 'running' && state !== 'paused')) return false;
   void controlRun(client, state === 'paused' ? 'resume' : 'pause');
   return true;
+}
+
+/** What Step does from where the paused run is held, or the general rule while that is not known yet. */
+export function stepWillDo(at: PausePoint | null): string {
+  if (!at) return STEP_DOES.replace(/^step the paused run: /, '');
+  if (at.where === 'in-call') return `finish call ${at.call}'s action (no new model call), then pause before call ${at.call + 1}`;
+  return `run model call ${at.call} and its action, then pause before call ${at.call + 1}`;
+}
+
+/** Where the paused run is held, in the Run panel's status line. */
+export function pausedAtLabel(at: PausePoint | null): string {
+  if (!at) return '';
+  return at.where === 'in-call' ? `inside call ${at.call} (its action under way)` : `before call ${at.call}`;
 }
 
 /** S: step a paused run (nothing to do while it runs). */

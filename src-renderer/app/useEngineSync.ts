@@ -15,7 +15,7 @@ export function useEngineSync(client: EngineClient): void {
       client.on('run/event', (e) => useStudio.getState().appendEvents(e.episodeId, [e.event])),
       client.on('run/state-changed', (e) => {
         const done = e.state === 'finished' || e.state === 'failed' || e.state === 'stopped';
-        useRun.setState({ activeEpisodeId: done ? null : e.episodeId, state: e.state, error: e.error });
+        useRun.setState({ activeEpisodeId: done ? null : e.episodeId, state: e.state, pausedAt: e.pausedAt ?? null, error: e.error });
         if (done) useStudio.getState().setLive(e.episodeId, false);
         if (e.error) notify('error', e.error);
       }),

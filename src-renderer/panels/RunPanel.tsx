@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { AgentInterface, AgentSettings } from '../../src-shared/episode';
 import type { ModelChoice, SimSpeed } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
-import { controlRun, STEP_DOES } from '../app/runControl';
+import { controlRun, pausedAtLabel, stepWillDo } from '../app/runControl';
 import { openEpisode } from '../app/useEngineSync';
 import { useConnection } from '../store/connection';
 import { clearNotices, notify, useRun } from '../store/run';
@@ -26,7 +26,7 @@ const SPEEDS: Array<{ label: string; value: SimSpeed }> = [
  */
 export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const client = useClient();
-  const { tasks, defaults, activeEpisodeId, state } = useRun();
+  const { tasks, defaults, activeEpisodeId, state, pausedAt } = useRun();
   const connected = useConnection((s) => s.state === 'open');
   const form = useRunForm();
   const { taskId, variant, seed, interface: iface, model, settings, speed } = form;
@@ -150,13 +150,18 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
         ) : (
           <button onClick={() => void controlRun(client, 'pause')} disabled={!running} data-testid="run-pause" title="Pause (Space)">Pause</button>
         )}
-        <button onClick={() => void controlRun(client, 'step')} disabled={!running || state !== 'paused'} title={`Step (S): ${STEP_DOES.replace(/^step the paused run: /, '')}`} data-testid="run-step">Step</button>
+        <button onClick={() => void controlRun(client, 'step')} disabled={!running || state !== 'paused'} title={`Step (S): ${stepWillDo(pausedAt)}`} data-testid="run-step">Step</button>
         <button onClick={() => void controlRun(client, 'stop')} disabled={!running} data-testid="run-stop">Stop</button>
       </div>
       <label className="muted small run-start-paused" title="Pause before the first model call; Step (S) then runs one model call and its action at a time">
         <input type="checkbox" checked={startPaused} onChange={(e) => setStartPaused(e.target.checked)} disabled={running} data-testid="run-start-paused" /> start paused
       </label>
-      {running && <div className="muted small" data-testid="run-state" data-state={state}>{state} · {activeEpisodeId}</div>}
+      {running && (
+        <div className="muted small" data-testid="run-state" data-state={state} data-paused-at={pausedAt ? `${pausedAt.where} ${pausedAt.call}` : undefined}>
+          {state}
+          {state === 'paused' && pausedAt && ` ${pausedAtLabel(pausedAt)}`} · {activeEpisodeId}
+        </div>
+      )}
       {running && live && <BudgetMeters view={live} paused={state === 'paused'} />}
     </div>
   );

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LibraryEntry, RunState, TaskInfo } from '../../src-shared/protocol';
+import type { LibraryEntry, PausePoint, RunState, TaskInfo } from '../../src-shared/protocol';
 import type { AgentSettings } from '../../src-shared/episode';
 
 export interface Notice {
@@ -12,6 +12,8 @@ interface RunStore {
   /** The engine's active run, if any (one at a time). */
   activeEpisodeId: string | null;
   state: RunState | null;
+  /** Where the paused run is held (what a Step does next); null while running or not yet held. */
+  pausedAt: PausePoint | null;
   error: string | null;
   tasks: TaskInfo[];
   defaults: AgentSettings | null;
@@ -24,6 +26,7 @@ interface RunStore {
 export const useRun = create<RunStore>(() => ({
   activeEpisodeId: null,
   state: null,
+  pausedAt: null,
   error: null,
   tasks: [],
   defaults: null,

@@ -49,6 +49,12 @@ export type LibraryEntry = z.infer<typeof LibraryEntry>;
 
 export const RunState = z.enum(['running', 'paused', 'finished', 'failed', 'stopped']);
 export type RunState = z.infer<typeof RunState>;
+/**
+ * Where a paused live run is held, once it is held: at the gate before model call `call`, or
+ * inside call `call` (a motion parked mid-way), which is what a Step will do next from there.
+ */
+export const PausePoint = z.object({ call: z.number().int().positive(), where: z.enum(['before-call', 'in-call']) });
+export type PausePoint = z.infer<typeof PausePoint>;
 
 /** Sim speed as a real-time factor; null = as fast as possible. */
 export const SimSpeed = z.number().min(0.25).max(8).nullable();
@@ -165,7 +171,14 @@ export const studioMethods = {
 };
 
 export const RunEvent = z.object({ type: z.literal('run/event'), episodeId: z.string(), event: EpisodeEvent });
-export const RunStateChanged = z.object({ type: z.literal('run/state-changed'), episodeId: z.string(), state: RunState, error: z.string().nullable() });
+export const RunStateChanged = z.object({
+  type: z.literal('run/state-changed'),
+  episodeId: z.string(),
+  state: RunState,
+  error: z.string().nullable(),
+  /** Paused and held (absent from older engines, null while running or not yet held). */
+  pausedAt: PausePoint.nullable().optional(),
+});
 /** Contact points of a live run, a few times a second (the pose stream carries only bodies). */
 export const ContactsUpdated = z.object({ type: z.literal('scene/contacts-updated'), episodeId: z.string(), contacts: z.array(Vec3M) });
 export const EpisodesChanged = z.object({ type: z.literal('episodes/changed') });

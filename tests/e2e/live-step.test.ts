@@ -45,25 +45,37 @@ describe('Step on a live run paused mid-motion', () => {
     await page.getByTestId('run-start').click();
     // The heuristic looks (state, find) before it moves: the third call is its first motion.
     await page.getByTestId('timeline-mark').nth(2).waitFor({ timeout: 120_000 });
-    await page.waitForTimeout(1000);
-    await page.getByTestId('run-pause').click();
-    await page.locator(PAUSED).waitFor();
+    // Pause until it lands inside a motion (a pause during a look holds the run at the next gate).
+    let heldAt = '';
+    for (let attempt = 0; attempt < 8 && !heldAt.startsWith('in-call'); attempt++) {
+      if (attempt > 0) await page.getByTestId('run-resume').click();
+      await page.waitForTimeout(1000);
+      await page.getByTestId('run-pause').click();
+      await page.locator('[data-testid="run-state"][data-paused-at]').waitFor({ timeout: 60_000 });
+      heldAt = (await page.getByTestId('run-state').getAttribute('data-paused-at')) ?? '';
+    }
+    expect(heldAt).toMatch(/^in-call \d+$/);
 
     // Parked inside a motion: the scratch tab's refusal names the call whose action is under way.
     await page.getByTestId('tab-scratch').click();
     await page.getByTestId('scratch').getByTestId('cell-editor').locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
     await page.keyboard.insertText('robo.state()');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch-error').waitFor({ timeout: 60_000 });
     const refusal = (await page.getByTestId('scratch-error').textContent()) ?? '';
     const call = Number(/middle of model call (\d+)/.exec(refusal)?.[1]);
+    expect(`in-call ${call}`).toBe(heldAt);
     expect(call).toBeGreaterThanOrEqual(3);
+    await shot(page, '0-paused-mid-motion');
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(call);
     await page.getByTestId('tab-cells').click();
     await expect(page.getByTestId('action-card').count()).resolves.toBe(call - 1);
 
-    // The button says what it will do.
-    await expect(page.getByTestId('run-step').getAttribute('title')).resolves.toMatch(/^Step \(S\): paused mid-action, finish that action \(no new model call\)/);
+    // The Run panel says where the run is held, and the button what it will do from there.
+    await page.locator(`[data-testid="run-state"][data-paused-at="in-call ${call}"]`).waitFor();
+    await expect(page.getByTestId('run-state').textContent()).resolves.toMatch(new RegExp(`^paused inside call ${call} \\(its action under way\\)`));
+    await expect(page.getByTestId('run-step').getAttribute('title')).resolves.toBe(`Step (S): finish call ${call}'s action (no new model call), then pause before call ${call + 1}`);
     await page.getByTestId('run-step').click();
     // Paused at the gate before call + 1: the action is recorded and no new call was made.
     await page.getByTestId('action-card').nth(call - 1).waitFor({ timeout: 120_000 });
@@ -72,6 +84,8 @@ describe('Step on a live run paused mid-motion', () => {
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(call);
     await expect(page.getByTestId('action-card').count()).resolves.toBe(call);
     await page.getByTestId('title-paused').waitFor();
+    await page.locator(`[data-testid="run-state"][data-paused-at="before-call ${call + 1}"]`).waitFor();
+    await expect(page.getByTestId('run-step').getAttribute('title')).resolves.toBe(`Step (S): run model call ${call + 1} and its action, then pause before call ${call + 2}`);
     await shot(page, '1-stepped-to-gate');
 
     // The shortcut sheet lists S with the same words.
@@ -90,6 +104,7 @@ describe('Step on a live run paused mid-motion', () => {
     await page.waitForTimeout(1000);
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(call + 1);
     await expect(page.getByTestId('action-card').count()).resolves.toBe(call + 1);
+    await page.locator(`[data-testid="run-state"][data-paused-at="before-call ${call + 2}"]`).waitFor();
 
     await page.getByTestId('run-speed').selectOption('max');
     await page.getByTestId('run-resume').click();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeEvent } from '../../src-shared/episode';
+import type { PausePoint } from '../../src-shared/protocol';
 import { createRobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { startEngine, type Engine } from '../../src-main/engine/engine';
 import { EngineClient, type SocketConstructor } from '../../src-renderer/transport/client';
@@ -22,6 +23,8 @@ describe('studio engine service', () => {
   let client: EngineClient;
   const events = new Map<string, EpisodeEvent[]>();
   const states: string[] = [];
+  /** Where each state change said the run was held (only paused ones are held). */
+  const held: Array<PausePoint | null> = [];
   let poseFrames = 0;
   let contactUpdates = 0;
 
@@ -30,7 +33,10 @@ describe('studio engine service', () => {
     engine = await startEngine({ episodesDir: join(dir, 'episodes'), configPath: join(dir, 'config.json'), staticDir: null, runEnvironment: (i, o) => createRobotEnvironment(i, { language: o?.language }) });
     client = new EngineClient({ url: `ws://127.0.0.1:${engine.server.port}/ws`, token: engine.server.token, WebSocketImpl: WebSocket as unknown as SocketConstructor });
     client.on('run/event', (e) => events.set(e.episodeId, [...(events.get(e.episodeId) ?? []), e.event]));
-    client.on('run/state-changed', (e) => states.push(e.state));
+    client.on('run/state-changed', (e) => {
+      states.push(e.state);
+      held.push(e.pausedAt ?? null);
+    });
     client.onPoses(() => poseFrames++);
     client.on('scene/contacts-updated', (e) => e.contacts.length > 0 && contactUpdates++);
     const open = new Promise<void>((r) => client.onStatus((s) => s.state === 'open' && r()));
@@ -58,12 +64,14 @@ describe('studio engine service', () => {
     toolsEpisode = episodeId;
     await new Promise((r) => setTimeout(r, 500));
     expect(count(episodeId, 'model/request')).toBe(0);
+    expect(held.at(-1)).toEqual({ call: 1, where: 'before-call' });
     await expect(client.request('run/start', { instance: INSTANCE, interface: 'code', model: 'heuristic', settings: SETTINGS, speed: null, startPaused: false })).rejects.toThrow(/already in progress/);
 
     await client.request('run/control', { episodeId, action: 'step' });
     await waitFor(() => count(episodeId, 'model/reply') === 1 && states.at(-1) === 'paused', 'the first step');
     await new Promise((r) => setTimeout(r, 300));
     expect(count(episodeId, 'model/request')).toBe(1);
+    expect(held.at(-1)).toEqual({ call: 2, where: 'before-call' });
 
     await client.request('run/control', { episodeId, action: 'step' });
     await waitFor(() => count(episodeId, 'model/reply') === 2 && states.at(-1) === 'paused', 'the second step');
@@ -114,6 +122,8 @@ describe('studio engine service', () => {
     await client.request('run/control', { episodeId, action: 'pause' });
     await expect(client.request('scratch/run', { episodeId, code: 'robo.state()' })).rejects.toThrow(new RegExp(`middle of model call ${k}`));
     expect(count(episodeId, 'action')).toBe(k - 1);
+    // The studio was told where: inside call k, so a Step finishes that call.
+    expect(held.at(-1)).toEqual({ call: k, where: 'in-call' });
 
     await client.request('run/speed', { episodeId, speed: null });
     await client.request('run/control', { episodeId, action: 'step' });
@@ -123,6 +133,7 @@ describe('studio engine service', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(count(episodeId, 'model/request')).toBe(k);
     expect(states.at(-1)).toBe(last ? 'finished' : 'paused');
+    expect(held.at(-1)).toEqual(last ? null : { call: k + 1, where: 'before-call' });
 
     if (!last) {
       // From the gate a Step keeps its meaning: one model call and its action, then the next gate

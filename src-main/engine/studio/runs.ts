@@ -4,7 +4,7 @@
  * a step that finishes the action under way and pauses before the next model call).
  */
 import { AgentSettings, type AgentSettingsInput, type AgentInterface, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
-import type { EventFrame, ModelChoice, RunState, SimSpeed } from '../../../src-shared/protocol';
+import type { EventFrame, ModelChoice, PausePoint, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
 import type { Environment } from '../agent/environment';
@@ -78,19 +78,23 @@ export class ActiveRun {
   constructor(
     readonly env: Environment,
     readonly pacer: Pacer,
-    private readonly onState: (s: RunState, error: string | null) => void,
+    private readonly onState: (s: RunState, error: string | null, pausedAt: PausePoint | null) => void,
   ) {
-    pacer.onParked = () => this.wake();
+    pacer.onParked = () => {
+      this.wake();
+      this.announceHeld();
+    };
   }
 
   /** The loop awaits this before each model call. */
   readonly beforeCall = async (call: number): Promise<void> => {
     this.callUnderWay = false;
+    this.atGate = true;
+    this.gateCall = call;
     if (this.pauseAfterCall !== null && call > this.pauseAfterCall) {
       this.pauseAfterCall = null;
       this.setState('paused');
-    }
-    this.atGate = true;
+    } else this.announceHeld();
     this.wake();
     try {
       while (this.state === 'paused' && !this.abort.signal.aborted) {
@@ -103,6 +107,21 @@ export class ActiveRun {
 
   /** Waiting before a model call (true) rather than paused inside one (mid-motion). */
   private atGate = false;
+  /** The model call the gate is holding back (while atGate). */
+  private gateCall = 1;
+
+  /** Where the paused run is held, so the studio can say what a Step will do; null until it is. */
+  get pausedAt(): PausePoint | null {
+    if (this.state !== 'paused') return null;
+    if (this.atGate) return { call: this.gateCall, where: 'before-call' };
+    if (this.pacer.isParked) return { call: this.currentCall, where: 'in-call' };
+    return null;
+  }
+
+  /** A paused run has just come to rest (at the gate, or a motion parked): say where. */
+  private announceHeld(): void {
+    if (this.state === 'paused') this.onState(this.state, null, this.pausedAt);
+  }
 
   private readonly gateWaiters: Array<() => void> = [];
   /** Scratch cells running against this run's robot (see lendRobot). */
@@ -191,7 +210,7 @@ export class ActiveRun {
 
   setState(s: RunState, error: string | null = null): void {
     this.state = s;
-    this.onState(s, error);
+    this.onState(s, error, this.pausedAt);
   }
 }
 
@@ -229,7 +248,7 @@ export class RunManager {
     );
     const sim = simOf(env);
     sim?.setChunkHook(pacer.hook);
-    const run: ActiveRun = new ActiveRun(env, pacer, (s, error) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error }));
+    const run: ActiveRun = new ActiveRun(env, pacer, (s, error, pausedAt) => this.host.broadcast({ type: 'run/state-changed', episodeId: run.episodeId, state: s, error, pausedAt }));
     this.active = run;
     let started: () => void = () => undefined;
     const folderReady = new Promise<void>((r) => (started = r));
