@@ -121,10 +121,13 @@ describe('the studio as a researcher meets it', () => {
     // call (its action not recorded yet), that finishes the call; between calls, it is one more call.
     await page.keyboard.press('Space');
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor();
+    // The Run panel says where the pause holds the run: inside call N, or before call N.
+    await page.locator('[data-testid="run-state"][data-paused-at]').waitFor({ timeout: 60_000 });
+    const [where, n] = ((await page.getByTestId('run-state').getAttribute('data-paused-at')) ?? '').split(' ');
     await page.waitForTimeout(500);
     const before = await page.getByTestId('timeline-mark').count();
-    const midAction = (await page.getByTestId('action-card').count()) < before;
-    const after = midAction ? before : before + 1;
+    expect(Number(n)).toBe(where === 'in-call' ? before : before + 1);
+    const after = where === 'in-call' ? before : before + 1;
     await page.getByTestId('run-step').click();
     await page.getByTestId('action-card').nth(after - 1).waitFor({ timeout: 120_000 });
     await page.locator('[data-testid="run-state"][data-state="paused"]').waitFor({ timeout: 120_000 });
