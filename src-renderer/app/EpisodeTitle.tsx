@@ -25,7 +25,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
-      {paused && <span className="badge warn" title="The run is paused: Resume or Step in the Run panel (Space resumes)" data-testid="title-paused">paused</span>}
+      {paused && <span className="badge warn" title="The run is paused: Resume or Step in the Run panel (Space resumes, S steps)" data-testid="title-paused">paused</span>}
       <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
     </div>
   );
