@@ -71,7 +71,7 @@ class SandboxPool {
       if (this.ready.length === 0) break;
     }
     this.stats.coldStarts++;
-    const sb = await PySandbox.start(this.limits, await (await snapshotFor(this.limits)).bytes());
+    const sb = await PySandbox.start(this.limits, snapshotFor(this.limits).then((src) => src.bytes()));
     return this.handOut(sb);
   }
 
@@ -95,7 +95,7 @@ class SandboxPool {
     fill = (async () => {
       try {
         while (!this.closed && this.ready.length < this.size) {
-          const sb = await PySandbox.start(this.limits, await (await snapshotFor(this.limits)).bytes());
+          const sb = await PySandbox.start(this.limits, snapshotFor(this.limits).then((src) => src.bytes()));
           if (this.closed) sb.dispose();
           else this.ready.push(sb);
         }
@@ -153,7 +153,7 @@ export function prewarmPython(limits: PySandboxLimits = DEFAULT_PY_LIMITS): Prom
 
 /** Starts a sandbox without the pool (benchmarks' cold figure); `fromSnapshot: false` boots Pyodide from scratch. */
 export async function startSandboxUnpooled(limits: PySandboxLimits = DEFAULT_PY_LIMITS, fromSnapshot = true): Promise<PySandbox> {
-  return PySandbox.start(limits, fromSnapshot ? await (await snapshotFor(limits)).bytes() : null);
+  return PySandbox.start(limits, fromSnapshot ? snapshotFor(limits).then((src) => src.bytes()) : null);
 }
 
 export function poolStats(limits: PySandboxLimits = DEFAULT_PY_LIMITS): PoolStats {

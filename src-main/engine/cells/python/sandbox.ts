@@ -84,10 +84,14 @@ export class PySandbox {
     return !this.isolate.isDisposed && this.catastrophe === undefined;
   }
 
-  /** `snapshot`: bytes for this start only (snapshot.ts); the isolate takes them over, detaching them here. */
-  static start(limits: PySandboxLimits, snapshot: ArrayBuffer | null): Promise<PySandbox> {
+  /**
+   * `snapshot`: bytes for this start only (snapshot.ts); the isolate takes them over, detaching them
+   * here. A promise of them (the file is read asynchronously) makes the read part of the start
+   * under way, so an exit that begins during the read still waits for the boot that follows it.
+   */
+  static start(limits: PySandboxLimits, snapshot: ArrayBuffer | null | Promise<ArrayBuffer | null>): Promise<PySandbox> {
     return underWay(
-      PySandbox.startUntracked(limits, snapshot).then((sb) => {
+      Promise.resolve(snapshot).then((bytes) => PySandbox.startUntracked(limits, bytes)).then((sb) => {
         liveSandboxes.add(sb);
         return sb;
       }),

@@ -277,11 +277,16 @@ export class SnapshotSource {
 /** Snapshot children running now: the process's exit ends them (cells/exit.ts) rather than wait. */
 const children = new Set<ChildProcess>();
 
+/** Set by the exit: a load whose asynchronous file read ends after it must not start a child then. */
+let exiting = false;
+
 export function killSnapshotChildren(): void {
+  exiting = true;
   for (const c of children) c.kill('SIGKILL');
 }
 
 function makeInChild(limits: SnapshotLimits, seed: number): Promise<ArrayBuffer> {
+  if (exiting) return Promise.reject(new Error('the process is exiting: no Python snapshot is made'));
   const a = pyodideAssets(limits.wasmMaxMb);
   const wasm = cappedWasmBytes(limits.wasmMaxMb);
   const stdlib = new Uint8Array(a.stdlib.copy());
