@@ -233,9 +233,6 @@ export async function loadSnapshot(
  * Only when the cache could not be written does the process keep a copy to copy from.
  */
 export class SnapshotSource {
-  /** Full reads of the cache file since load, and how many of them computed the checksum (tests, benchmarks). */
-  readonly reads = { total: 0, verified: 0 };
-
   private constructor(
     private readonly limits: SnapshotLimits,
     private readonly seed: number,
@@ -261,8 +258,6 @@ export class SnapshotSource {
     const path = fileFor(this.dir, this.limits, key);
     const again = await readSnapshotFile(path, key, this.trusted);
     if (again && 'bytes' in again) {
-      this.reads.total++;
-      if (again.verified) this.reads.verified++;
       this.trusted = again.identity;
       return again.bytes;
     }
