@@ -20,8 +20,9 @@ robo.show("front")`,
 };
 
 /**
- * An editable cell that runs against the live robot (a paused run) or a scratch world of the open
- * episode put at the selected moment; the 3D view then shows the robot as the cell left it.
+ * An editable cell that runs on a scratch world: a copy of a live run paused between model calls
+ * (the run is never changed: the model's next call sees what it would have seen), or the open
+ * episode's world at the selected moment, which the 3D view then shows as the cell left it.
  */
 export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL_LANGUAGE }: { episodeId: string | null; atAction: number | null; live: boolean; language?: CellLanguage }) {
   const client = useClient();
@@ -83,7 +84,7 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
         <span className="muted small" data-testid="scratch-target">
-          {live ? (result?.target === 'live-run' ? 'ran on the live robot; Resume goes on from where the cell left it' : 'runs on the live robot once the run is paused between model calls') : result?.target === 'scratch-world' && result.fromAction !== null
+          {live ? (result?.target === 'live-copy' ? `ran on a copy of the live run as paused before call ${result.beforeCall}; the run itself is not changed` : 'runs on a copy of the live run once it is paused between model calls (the run itself is not changed)') : result?.target === 'scratch-world' && result.fromAction !== null
             ? `ran on a scratch copy of the world from ${result.fromAction === 0 ? 'the initial state' : `after action ${result.fromAction}`}; the 3D view shows where it left the robot`
             : `runs on a scratch copy of the world ${atAction === null || atAction === 0 ? 'from the initial state' : `after action ${atAction}`} (the selected moment)`}
         </span>

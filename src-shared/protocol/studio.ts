@@ -86,11 +86,17 @@ export const ScratchResult = z.object({
   text: z.string(),
   detail: CellDetail,
   images: z.array(z.object({ label: z.string(), dataUrl: z.string() })),
-  target: z.enum(['live-run', 'scratch-world']),
+  /**
+   * live-copy: a copy of a live run's world taken at the gate before call `beforeCall` (the run
+   * itself is not changed); scratch-world: the episode's instance at a recorded moment.
+   */
+  target: z.enum(['live-copy', 'scratch-world']),
   /** The robot's state after the cell, for the 3D view; null when unavailable. */
   frame: SceneFrame.nullable(),
   /** The recorded moment the scratch world started from (null: it kept its own state). */
   fromAction: z.number().int().nullable(),
+  /** live-copy: the model call the run was paused before when the copy was taken; else null. */
+  beforeCall: z.number().int().nullable(),
   /** The task's judge after the cell (the cell may have solved it). */
   verdict: z.object({ success: z.boolean(), reason: z.string() }),
 });
@@ -154,8 +160,8 @@ export const studioMethods = {
     z.object({ episodeId: z.string(), hashesMatched: z.boolean(), mismatchAt: z.number().int().nullable() }),
   ),
   /**
-   * Runs ad-hoc code against the live robot: the paused run's world when `episodeId` is the active
-   * run, else a scratch world on that episode's instance (kept across scratch cells).
+   * Runs ad-hoc code on a scratch world: a copy of the paused run's world (the run is not changed)
+   * when `episodeId` is the active run, else that episode's instance (kept across scratch cells).
    */
   'scratch/run': method(
     EpisodeId.extend({

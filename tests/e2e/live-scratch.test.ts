@@ -1,8 +1,8 @@
 /**
  * A scratch cell on a live Python code-arm run, as a researcher uses it: pause the run between
- * model calls, poke the robot in Python, read what the cell printed, resume and see the run finish
- * from there; paused in the middle of a cell's motion, the scratch cell is refused with the way out
- * (Step), since its motions would interleave with the parked ones of the recorded cell.
+ * model calls, poke a copy of the robot in Python (moving it too), read what the cell printed and
+ * that the run itself is not changed, resume and see the run finish as it would have; paused in
+ * the middle of a cell's motion, the scratch cell is refused with the way out (Step).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +43,7 @@ describe('a scratch cell on a paused live Python run', () => {
     await engine?.stop();
   });
 
-  it('pauses between model calls, runs Python against the live robot, shows its output, and resumes', async () => {
+  it('pauses between model calls, runs Python on a copy of the live robot, shows its output, and resumes', async () => {
     await page.getByTestId('run-task').selectOption('st-tower-three');
     await page.getByTestId('run-seed').fill('0');
     await page.getByTestId('run-arm').selectOption('code');
@@ -66,7 +66,11 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('scratch-stdout').waitFor({ timeout: 120_000 });
     await expect(page.getByTestId('scratch-stdout').textContent()).resolves.toBe('tcp z 0.25\n');
     await expect(page.getByTestId('scratch').locator('pre.value').textContent()).resolves.toBe('→ True');
-    await expect(page.getByTestId('scratch-target').textContent()).resolves.toMatch(/ran on the live robot/);
+    await expect(page.getByTestId('scratch-target').textContent()).resolves.toBe('ran on a copy of the live run as paused before call 2; the run itself is not changed');
+    // The copy kept the move for the next scratch cell; the live robot is where the run left it.
+    await typeScratch(page, 'print("copy z", round(robo.state().arms[0].tcp[2], 2))\n');
+    await page.getByTestId('scratch-run').click();
+    await page.getByTestId('scratch-stdout').getByText('copy z 0.3').waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('scratch-error').count()).resolves.toBe(0);
     // The run is still paused: the scratch cell is not part of the recorded conversation.
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(1);
@@ -88,7 +92,7 @@ describe('a scratch cell on a paused live Python run', () => {
     await expect(page.getByTestId('scratch-stdout').count()).resolves.toBe(0);
     await shot(page, '2-paused-mid-motion');
 
-    // Resume at full speed: the run finishes from where the scratch cell left the robot.
+    // Resume at full speed: the run finishes as it would have without the scratch cells.
     await page.getByTestId('run-speed').selectOption('max');
     await page.getByTestId('run-resume').click();
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });

@@ -4,20 +4,25 @@
  * across scratch cells; images come back as data: URLs, the judge's verdict with the result; a
  * running cell can be interrupted, and is stopped when the client that asked goes away. (The
  * runtime-level tests cover the sandbox itself: budgets, audit modes, busy errors, memory limits.)
+ * On a live run paused between model calls they run on a copy of its world: the recording, the
+ * state hashes, the replay and the model's namespace are those of a run nobody touched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CellLanguage, InstanceRef } from '../../src-shared/episode';
+import type { CellLanguage, EpisodeEvent, InstanceRef } from '../../src-shared/episode';
+import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
 import { DEFAULT_SETTINGS } from '../../src-main/engine/agent/loop';
+import { replayEpisode } from '../../src-main/engine/agent/replay';
+import { createScriptedModel, type ScriptedPolicy } from '../../src-main/engine/agent/testing/scriptedModel';
 import { createRobotEnvironment, type RobotEnvironment } from '../../src-main/engine/agent/robot/robotEnvironment';
 import { closePythonPools } from '../../src-main/engine/cells/python/pool';
 import type { CameraSource } from '../../src-main/engine/primitives/world';
 import { ConfigStore } from '../../src-main/engine/studio/config';
 import { EpisodeLibrary } from '../../src-main/engine/studio/library';
-import { RunManager } from '../../src-main/engine/studio/runs';
+import { RunManager, simOf, type ActiveRun } from '../../src-main/engine/studio/runs';
 import { ScratchCells } from '../../src-main/engine/studio/scratch';
 import { methods } from '../../src-shared/protocol';
 
@@ -58,6 +63,52 @@ function scratchCells() {
   });
   return { scratch, opened, disposed: () => disposed };
 }
+
+/**
+ * The model's side of the live-run test: a look, then a cell that says whether it sees a variable
+ * named `probe` (a scratch cell sets one) and moves the robot.
+ */
+const PROBE_POLICY: ScriptedPolicy = {
+  async *tools() {
+    return { status: 'failure', summary: 'this plan is for the code arm' };
+  },
+  async *cells() {
+    yield { code: 'robo.state().arms[0].tcp' };
+    yield { code: 'const r = robo.move_to([0.4, 0.0, 0.35]);\n[`probe is ${typeof probe}`, r.reached]' };
+    return { status: 'failure', summary: 'probed the namespace' };
+  },
+};
+
+/** A JavaScript code-arm run of PROBE_POLICY; `atGate` (if any) runs while it is paused before call 2. */
+async function probeRun(atGate?: (run: ActiveRun) => Promise<void>): Promise<{ id: string; events: EpisodeEvent[] }> {
+  const run = await runs.launch({
+    instance: INSTANCE,
+    interface: 'code',
+    settings: { ...DEFAULT_SETTINGS, cameras: [], images: 'none', language: 'javascript' },
+    model: createScriptedModel(PROBE_POLICY),
+    speed: null,
+    startPaused: atGate !== undefined,
+    stopAfterCall: null,
+  });
+  if (atGate) {
+    run.control('step');
+    const end = Date.now() + 60_000;
+    while (!(run.pausedAt?.call === 2 && run.pausedAt.where === 'before-call')) {
+      if (Date.now() > end) throw new Error(`the run did not pause before call 2 (state ${run.state}, held ${JSON.stringify(run.pausedAt)})`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await atGate(run);
+    run.control('resume');
+  }
+  await run.done;
+  return { id: run.episodeId, events: library.open(run.episodeId).events };
+}
+
+/** What a run recorded, less its clock: when things happened and how long they took. */
+const TIMING = new Set(['t', 'latencyMs', 'wallMs', 'waitMs']);
+const untimed = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(untimed) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !TIMING.has(k)).map(([k, x]) => [k, untimed(x)])) : v;
+const hashes = (es: EpisodeEvent[]) => es.flatMap((e) => ('stateHash' in e ? [e.stateHash] : []));
 
 beforeAll(async () => {
   episodes.javascript = await record('javascript');
@@ -149,6 +200,51 @@ describe('scratch cells', () => {
       expect((await scratch.run(ep, 'while (true) {}', { signal: gone.signal })).detail.stop?.message).toBe('the client disconnected before the cell started');
       // The world stays for the next scratch cell, which runs.
       expect((await scratch.run(ep, '6 * 7')).detail.value).toBe('42');
+    } finally {
+      scratch.dispose();
+    }
+  });
+
+  it('runs a scratch cell on a paused live run on a copy: the recording, hashes, replay and the model\'s namespace are untouched', async () => {
+    const uninterrupted = await probeRun();
+    const { scratch, opened } = scratchCells();
+    let moved: Awaited<ReturnType<ScratchCells['run']>> | null = null;
+    try {
+      const paused = await probeRun(async (run) => {
+        const sim = simOf(run.env);
+        if (!sim) throw new Error('the live run has no sim');
+        const liveHash = sim.stateHash();
+        const livePoses = Array.from(sim.bodyPoses());
+        const ledger = run.env.ledger().length;
+        moved = await scratch.run(run.episodeId, 'let probe = 7;\nconst m = robo.move_to([0.45, 0.05, 0.3]);\nconst tcp = robo.state().arms[0].tcp;\n[m.reached, Math.round(tcp[2] * 100) / 100]');
+        expect(methods['scratch/run'].result.parse(moved)).toEqual(moved);
+        expect(moved).toMatchObject({ ok: true, target: 'live-copy', beforeCall: 2, fromAction: null, detail: { value: '[ true, 0.3 ]' } });
+        // The copy's robot moved (the result's frame shows it), the run's did not.
+        const frame = moved.frame?.poses ?? [];
+        expect(frame).toHaveLength(livePoses.length);
+        expect(frame.some((v, i) => Math.abs(v - livePoses[i]) > 0.01)).toBe(true);
+        expect(sim.stateHash()).toBe(liveHash);
+        expect(run.env.ledger().length).toBe(ledger);
+        // At the same gate, the copy's namespace and robot persist across scratch cells.
+        const again = await scratch.run(run.episodeId, '[probe, Math.round(robo.state().arms[0].tcp[2] * 100) / 100]');
+        expect(again).toMatchObject({ target: 'live-copy', detail: { value: '[ 7, 0.3 ]' } });
+        expect(sim.stateHash()).toBe(liveHash);
+        expect(run.state).toBe('paused');
+      });
+      expect(moved).not.toBeNull();
+      expect(opened).toEqual(['javascript']);
+      // The model's next cell did not see the scratch cell's variable, and nothing else differs.
+      const probeCell = paused.events.find((e) => e.type === 'action' && e.call === 2);
+      expect(probeCell?.type === 'action' && probeCell.resultText).toContain('probe is undefined');
+      expect(hashes(paused.events)).toEqual(hashes(uninterrupted.events));
+      expect(untimed(paused.events)).toEqual(untimed(uninterrupted.events));
+      const report = await replayEpisode(library.dirOf(paused.id).dir, ENVIRONMENTS);
+      expect(report).toMatchObject({ matched: true, initialMatch: true, mismatches: 0 });
+      expect(report.steps).toHaveLength(2);
+
+      // Once the run has moved on (here: finished), the episode's scratch cells get a fresh world.
+      const after = await scratch.run(paused.id, 'typeof probe');
+      expect(after).toMatchObject({ target: 'scratch-world', detail: { value: '"undefined"' } });
     } finally {
       scratch.dispose();
     }

@@ -124,27 +124,7 @@ export class ActiveRun {
   }
 
   private readonly gateWaiters: Array<() => void> = [];
-  /** Scratch cells running against this run's robot (see lendRobot). */
-  private scratchCells = 0;
-
-  /**
-   * A scratch cell takes the robot of a run paused at the gate: the run neither resumes nor steps
-   * until it gives it back. The gate alone holds the agent meanwhile, so the pacer stops parking
-   * motions (the scratch cell's own would wait for a Resume that cannot come) and streams them.
-   */
-  lendRobot(): () => void {
-    this.scratchCells++;
-    this.pacer.setPaused(false);
-    let returned = false;
-    return () => {
-      if (returned) return;
-      returned = true;
-      this.scratchCells--;
-      if (this.scratchCells === 0 && this.state === 'paused') this.pacer.setPaused(true);
-    };
-  }
-
-  /** Paused between model calls: no action is under way, so the robot is the agent's to lend. */
+  /** Paused between model calls: no action is under way (a scratch cell may copy the world). */
   get pausedAtGate(): boolean {
     return this.state === 'paused' && this.atGate;
   }
@@ -183,8 +163,6 @@ export class ActiveRun {
       this.gateOpen?.();
       return this.state;
     }
-    // The agent would act on the robot while the scratch cell does: their motions would interleave.
-    if (this.scratchCells > 0) throw new RpcError('busy', `a scratch cell is running against this run's robot: wait for it or stop it, then ${action}`);
     if (action === 'pause') {
       this.setState('paused');
       this.pacer.setPaused(true);
@@ -238,8 +216,8 @@ export class RunManager {
   async launch(o: LaunchOptions): Promise<ActiveRun> {
     if (this.active) throw new RpcError('busy', `a run is already in progress (${this.active.episodeId}); stop it first`);
     // Only a code-arm run warms its sandbox: making the Python snapshot (seconds of CPU, and the
-    // wasm compile stalls the event loop) beside a tool-arm run upset its pacing. A scratch cell on
-    // a tool-arm run starts its sandbox when it runs.
+    // wasm compile stalls the event loop) beside a tool-arm run upset its pacing. (Scratch cells
+    // run on a copy with a sandbox of its own.)
     const env = await this.envFactory(o.instance, { language: o.settings.language, prewarmCells: o.interface === 'code' });
     const pacer = new Pacer(
       (f) => this.host.broadcastPoses(f),
