@@ -67,7 +67,7 @@ describe('a scratch cell on a paused live Python run', () => {
     await expect(page.getByTestId('scratch-stdout').textContent()).resolves.toBe('tcp z 0.25\n');
     await expect(page.getByTestId('scratch').locator('pre.value').textContent()).resolves.toBe('→ True');
     await expect(page.getByTestId('scratch-target').textContent()).resolves.toBe('ran on a copy of the live run as paused before call 2; the run itself is not changed');
-    // The copy kept the move for the next scratch cell; the live robot is where the run left it.
+    // The copy keeps the move for the next scratch cell at this gate.
     await typeScratch(page, 'print("copy z", round(robo.state().arms[0].tcp[2], 2))\n');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch-stdout').getByText('copy z 0.3').waitFor({ timeout: 60_000 });
