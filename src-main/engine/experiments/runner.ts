@@ -27,14 +27,14 @@ export interface RunJobOptions {
  * short-lived garbage, for which V8's default 16 MiB semi-spaces let the heap's footprint swing
  * to ~170 MiB; 2 MiB ones keep it near 70 MiB. --expose-gc lets the worker collect between
  * episodes, every second one or sooner when it grew (experiments/collector.ts). Issue 18: a
- * worker ≤ 400 MiB RSS, flat. --optimize-for-size: V8 grows the old generation's limit only a
- * little above what survived the last collection, so garbage of one episode's world build and of
- * the first Python sandbox's boot no longer piles up on top of each other (bench worker, 15
- * tool-arm then 5 Python code-arm episodes, both variants side by side in one run, load ~9 on 2
- * cores: peak 439 -> 362 MiB, the first code-arm episode's 438 -> 362, RSS after episode 20
- * 365 -> 340), for ~13% more CPU (25.9 -> 29.4 core-s, episodes 4.0 -> 4.4 s on average).
+ * worker ≤ 400 MiB RSS, flat. --heap-growing-percent=10: after a collection V8 lets the old
+ * generation grow only 10% above what survived (its default factor is up to 4x), so one episode's
+ * world-build garbage and the first Python sandbox's boot no longer pile up on top of each other
+ * (bench worker, 14 tool-arm then 6 Python code-arm episodes, two variants side by side per run,
+ * load < 1: peak 394 -> 369 MiB for 27.9 -> 29.6 core-s, +6%; --optimize-for-size, which
+ * includes this, gave the same peak, 361 against 365 MiB, for 4% more CPU than this flag alone).
  */
-export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--optimize-for-size', '--expose-gc'];
+export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=10', '--expose-gc'];
 
 /**
  * Environment of every worker process (issue 18's ≤ 400 MiB). MALLOC_TRIM_THRESHOLD_: glibc hands
