@@ -4,13 +4,10 @@
  * that the run itself is not changed, resume and see the run finish as it would have; paused in
  * the middle of a cell's motion, the scratch cell is refused with the way out (Step).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`live-scratch-${name}.png`) });
@@ -23,24 +20,15 @@ async function typeScratch(page: Page, code: string): Promise<void> {
 }
 
 describe('a scratch cell on a paused live Python run', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-live-scratch-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+    studio = await openStudio('live-scratch');
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('pauses between model calls, runs Python on a copy of the live robot, shows its output, and resumes', async () => {
@@ -101,6 +89,6 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('tab-cells').click();
     await expect(page.getByTestId('action-card').count()).resolves.toBe(2);
     await shot(page, '3-finished');
-    expect(pageErrors).toEqual([]);
+    expect(studio.pageErrors).toEqual([]);
   });
 });

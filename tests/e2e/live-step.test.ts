@@ -3,37 +3,25 @@
  * Step finishes that action and pauses before the next model call (no new call is made); from
  * there, Step (the S key) is one model call and its action. The button and the shortcut sheet say so.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const PAUSED = '[data-testid="run-state"][data-state="paused"]';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`live-step-${name}.png`) });
 
 describe('Step on a live run paused mid-motion', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-live-step-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+    studio = await openStudio('live-step');
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('finishes the action under way, pauses before the next call, then steps one call at a time', async () => {
@@ -111,6 +99,6 @@ describe('Step on a live run paused mid-motion', () => {
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
     await shot(page, '3-finished');
-    expect(pageErrors).toEqual([]);
+    expect(studio.pageErrors).toEqual([]);
   });
 });
