@@ -4,45 +4,32 @@
 import { build } from 'esbuild';
 
 const started = Date.now();
-await build({
-  entryPoints: {
-    cli: 'src-main/engine/cli/main.ts',
-    bench: 'src-main/engine/bench/main.ts',
-    // the workers benchmark's episode worker, alone so its memory is a worker's
-    'bench-worker': 'src-main/engine/bench/workerChild.ts',
-  },
-  outdir: 'out/node',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  // Dynamic imports become chunks loaded on first use: the queue's libraries (BullMQ, express,
-  // ~0.6 s to load) only for the commands that need them.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: true,
-  logLevel: 'warning',
-});
-// The experiment worker bundles its pure-JS dependencies too: an ESM import of a package resolves,
-// reads and links each of its files (zod, openai and three are hundreds), which was most of the
-// worker's start-up (fork to exit of the bare entry, alternated, load ~5: 495-557 ms -> 343-496 ms,
-// most runs ~360). Native addons, WASM and Pyodide's assets stay in node_modules; `require` is
-// defined for bundled CommonJS that calls it.
-await build({
-  entryPoints: { 'experiment-worker': 'src-main/engine/experiments/workerEntry.ts' },
-  outdir: 'out/node',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  external: ['isolated-vm', 'webgpu', '@mujoco/mujoco', 'better-sqlite3', 'pyodide', 'bullmq', 'ioredis', 'express', '@bull-board/*'],
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  splitting: true,
-  chunkNames: 'chunks/worker-[name]-[hash]',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+const common = { outdir: 'out/node', outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', target: 'node20', format: 'esm', splitting: true, sourcemap: true, logLevel: 'warning' };
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: {
+      cli: 'src-main/engine/cli/main.ts',
+      bench: 'src-main/engine/bench/main.ts',
+      // the workers benchmark's episode worker, alone so its memory is a worker's
+      'bench-worker': 'src-main/engine/bench/workerChild.ts',
+    },
+    packages: 'external',
+    // Dynamic imports become chunks loaded on first use: the queue's libraries (BullMQ, express,
+    // ~0.6 s to load) only for the commands that need them.
+    chunkNames: 'chunks/[name]-[hash]',
+  }),
+  // The experiment worker bundles its pure-JS dependencies too: an ESM import of a package resolves,
+  // reads and links each of its files (zod, openai and three are hundreds), which was most of the
+  // worker's start-up (fork to exit of the bare entry, alternated, load ~5: 495-557 ms -> 343-496 ms,
+  // most runs ~360). Native addons, WASM and Pyodide's assets stay in node_modules; `require` is
+  // defined for bundled CommonJS that calls it.
+  build({
+    ...common,
+    entryPoints: { 'experiment-worker': 'src-main/engine/experiments/workerEntry.ts' },
+    external: ['isolated-vm', 'webgpu', '@mujoco/mujoco', 'better-sqlite3', 'pyodide', 'bullmq', 'ioredis', 'express', '@bull-board/*'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    chunkNames: 'chunks/worker-[name]-[hash]',
+  }),
+]);
 console.log(`built out/node in ${Date.now() - started} ms`);
