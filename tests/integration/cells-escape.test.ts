@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JsCellRuntime } from '../../src-main/engine/cells/runtime';
+// Loading the Python sandbox turns on --expose-gc for the contexts made after it, as in the engine.
+import '../../src-main/engine/cells/python/sandbox';
 import type { CellResult } from '../../src-main/engine/cells/types';
 import { createFakeRobot, type FakeRobot } from './helpers/fakeRobot';
 
@@ -301,6 +303,12 @@ for (const route of ['process.binding("fs")', 'require("fs")', 'globalThis.proce
   try { const fs = eval(route); fs.writeFileSync('${CANARY_FILE}', 'x'); console.log('wrote via', route); } catch (e) { }
 }`);
     expect(r.stdout).toBe('');
+    contained(r);
+  });
+
+  it('30. no gc() from the flag the Python sandboxes turn on', async () => {
+    const r = await attempt('console.log(typeof gc, typeof globalThis.gc);');
+    expect(r.stdout).toBe('undefined undefined\n');
     contained(r);
   });
 });

@@ -13,6 +13,9 @@
 export const PRELUDE = String.raw`'use strict';
 const hostCall = $0, hostLog = $1;
 const G = globalThis;
+// The engine turns on --expose-gc for its Python sandboxes (python/sandbox.ts), and the flag gives
+// every context made after it a gc(): cells get none (V8 makes it non-configurable, so overwrite it).
+if (typeof G.gc === 'function') G.gc = undefined;
 const ReflectApply = Reflect.apply;
 const jsonStringify = JSON.stringify, jsonParse = JSON.parse;
 const applySyncPromise = hostCall.applySyncPromise, applyIgnored = hostLog.applyIgnored;
