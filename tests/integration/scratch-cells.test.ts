@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellLanguage, EpisodeEvent, InstanceRef } from '../../src-shared/episode';
 import { ENVIRONMENTS } from '../../src-main/engine/agent/environments';
 import { createHeuristicModel } from '../../src-main/engine/agent/heuristic/heuristicModel';
@@ -216,6 +216,8 @@ describe('scratch cells', () => {
         const liveHash = sim.stateHash();
         const livePoses = Array.from(sim.bodyPoses());
         const ledger = run.env.ledger().length;
+        // The copy is built from the run in memory: the episode the run is writing is not read back.
+        const reads = vi.spyOn(library, 'open');
         moved = await scratch.run(run.episodeId, 'let probe = 7;\nconst m = robo.move_to([0.45, 0.05, 0.3]);\nconst tcp = robo.state().arms[0].tcp;\n[m.reached, Math.round(tcp[2] * 100) / 100]');
         expect(methods['scratch/run'].result.parse(moved)).toEqual(moved);
         expect(moved).toMatchObject({ ok: true, target: 'live-copy', beforeCall: 2, fromAction: null, detail: { value: '[ true, 0.3 ]' } });
@@ -230,6 +232,8 @@ describe('scratch cells', () => {
         expect(again).toMatchObject({ target: 'live-copy', detail: { value: '[ 7, 0.3 ]' } });
         expect(sim.stateHash()).toBe(liveHash);
         expect(run.state).toBe('paused');
+        expect(reads).not.toHaveBeenCalled();
+        reads.mockRestore();
       });
       expect(moved).not.toBeNull();
       expect(opened).toEqual(['javascript']);

@@ -3,7 +3,7 @@
  * speed, and controllable between model calls (pause, single step, stop) and mid-motion (pause, and
  * a step that finishes the action under way and pauses before the next model call).
  */
-import { AgentSettings, type AgentSettingsInput, type AgentInterface, type CellLanguage, type EpisodeEvent, type InstanceRef } from '../../../src-shared/episode';
+import { AgentSettings, type AgentSettingsInput, type AgentInterface, type CellLanguage, type EpisodeEvent, type EpisodeMeta, type InstanceRef } from '../../../src-shared/episode';
 import type { EventFrame, ModelChoice, PausePoint, RunState, SimSpeed } from '../../../src-shared/protocol';
 import { runEpisode } from '../agent/loop';
 import type { Model } from '../agent/model';
@@ -74,6 +74,11 @@ export class ActiveRun {
   done: Promise<void> = Promise.resolve();
 
   episodeId = '';
+  /**
+   * The episode's meta as the loop wrote it at the start (null until then): what a scratch cell on
+   * the paused run needs (instance, cell language) without reading the episode back from disk.
+   */
+  meta: EpisodeMeta | null = null;
 
   constructor(
     readonly env: Environment,
@@ -240,6 +245,7 @@ export class RunManager {
       signal: run.abort.signal,
       onStart: (meta) => {
         run.episodeId = meta.id;
+        run.meta = meta;
         this.library.live.add(meta.id);
         o.onFolder?.(meta.id);
         if (o.startPaused) run.control('pause');

@@ -77,7 +77,10 @@ export class ScratchCells {
         // Read now, before any await: a Resume may come while the copy's world is being built, and
         // the copy is of the gate the user saw. snapshot() only reads the live sim.
         const snapshot = sim.snapshot();
-        const { instance, settings } = this.library.open(episodeId).meta;
+        // The run's own meta, in memory: reading the episode back from disk for every scratch cell
+        // cost a parse of its whole event log (and the run is writing that file).
+        if (!live.meta) throw new RpcError('busy', 'the run has not started its episode yet');
+        const { instance, settings } = live.meta;
         const key = `live:${episodeId}@${beforeCall}/${settings.language}`;
         if (this.world?.key !== key) {
           const copy = (await this.openWorld(key, instance, settings.language, { fromAction: null, beforeCall })).taskWorld.sim;
