@@ -10,9 +10,9 @@ import { ScratchCell } from '../panels/ScratchCell';
 import { Timeline } from '../panels/Timeline';
 import { useDuel } from '../store/duel';
 import { endpointLabel, useEndpoint } from '../store/endpoint';
-import { notify } from '../store/run';
+import { notify, useRun } from '../store/run';
 import { useRunForm } from '../store/runForm';
-import { useScratchFrame } from '../store/scratchFrame';
+import { scratchOverride, useScratchFrame } from '../store/scratchFrame';
 import { useStudio } from '../store/studio';
 import { useUi } from '../store/ui';
 import { useClient } from './clientContext';
@@ -40,7 +40,11 @@ export function StudioView() {
   const liveFollow = !!episode?.live && follow;
   const atAction = view && !liveFollow ? actionsThrough(view, selectedCall) : null;
   const targets = useMemo(() => (view ? targetsOf(view, selectedCall) : []), [view, selectedCall]);
-  const scratchFrame = useScratchFrame((s) => (s.frame && s.episodeId === episodeId && s.atAction === atAction ? s.frame : null));
+  const ours = useRun((s) => episodeId !== null && s.activeEpisodeId === episodeId);
+  const runState = useRun((s) => (ours ? s.state : null));
+  const pausedAt = useRun((s) => (ours ? s.pausedAt : null));
+  const scratch = useScratchFrame();
+  const scratchFrame = scratchOverride(scratch, { episodeId, atAction, live: !!episode?.live, runState, pausedAt });
   const preview = !episode && form.taskId ? { taskId: form.taskId, variant: form.variant || 'default', seed: form.seed } : null;
 
   const replayEdited = async (req: EditRequest, continueWithModel: boolean) => {
@@ -73,7 +77,7 @@ export function StudioView() {
         {leftTab === 'run' ? <RunPanel endpointLabel={endpointLabel(endpoint)} /> : <LibraryPanel onDuel={(left, right) => useDuel.getState().open({ left, right })} />}
       </Pane>
       <Pane title={episode ? 'Scene' : 'Scene · preview of the Run form’s instance'} className="area-scene" testId="pane-scene">
-        <ScenePanel episodeId={episodeId} atAction={atAction} targets={targets} preview={preview} override={scratchFrame} />
+        <ScenePanel episodeId={episodeId} atAction={atAction} targets={targets} preview={preview} override={scratchFrame} overrideBeforeCall={scratchFrame ? scratch.beforeCall : null} />
       </Pane>
       <Pane title="Context" className="area-context" testId="pane-context">
         <ContextPanel view={view} selected={selectedCall} onSelect={selectCall} fileUrl={fileUrl} />

@@ -17,8 +17,10 @@ export interface ScenePanelProps {
   compact?: boolean;
   /** With no episode: the instance to preview (the Run form's). */
   preview?: InstanceRef | null;
-  /** A frame shown instead of the recorded moment (where a scratch cell left the robot). */
+  /** A frame shown instead of the recorded moment or the live pose (where a scratch cell left the robot). */
   override?: SceneFrame | null;
+  /** Set when `override` is a live run's scratch copy: the call the run is paused before. */
+  overrideBeforeCall?: number | null;
 }
 
 /** The episode's environment kind: the open episode's from the store, another's asked for once. */
@@ -50,7 +52,7 @@ export function ScenePanel(props: ScenePanelProps) {
 }
 
 /** Mounts a SceneView; loads the episode's scene, follows the live pose stream or seeks to a moment. */
-function RobotScene({ episodeId, atAction, targets, compact, preview, override }: ScenePanelProps) {
+function RobotScene({ episodeId, atAction, targets, compact, preview, override, overrideBeforeCall = null }: ScenePanelProps) {
   const client = useClient();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<SceneView | null>(null);
@@ -59,6 +61,11 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
   const [toggles, setToggles] = useState({ contacts: false, targets: true, labels: true, shadows: true });
   const [error, setError] = useState<string | null>(null);
   const [loadedId, setLoadedId] = useState<string | null>(null);
+  // The live run's last streamed pose and contacts: a scratch copy shown over them is taken away
+  // by putting them back (a run paused at its gate streams nothing new until it moves).
+  const livePoses = useRef<Float32Array | null>(null);
+  const liveContacts = useRef<SceneFrame['contacts'] | null>(null);
+  const showingCopy = useRef(false);
 
   useEffect(() => {
     const v = new SceneView(host.current as HTMLDivElement);
@@ -88,6 +95,8 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
         if (cancelled || !view.current) return;
         await view.current.load(s.description, s.labels);
         applyFrame(view.current, s.frame);
+        livePoses.current = null;
+        liveContacts.current = null;
         setCameras(view.current.cameraNames);
         setLoadedId(key);
       },
@@ -102,8 +111,16 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId) return;
     // Live: the binary stream, straight into the view (never through React state).
-    const offPoses = client.onPoses((f) => view.current?.setPoses(f.poses, true));
-    const offContacts = client.on('scene/contacts-updated', (e) => e.episodeId === episodeId && view.current?.setContacts(e.contacts));
+    // While a scratch copy is shown, the stream is kept for when it goes, not drawn over it.
+    const offPoses = client.onPoses((f) => {
+      livePoses.current = f.poses;
+      if (!showingCopy.current) view.current?.setPoses(f.poses, true);
+    });
+    const offContacts = client.on('scene/contacts-updated', (e) => {
+      if (e.episodeId !== episodeId) return;
+      liveContacts.current = e.contacts;
+      if (!showingCopy.current) view.current?.setContacts(e.contacts);
+    });
     return () => {
       offPoses();
       offContacts();
@@ -125,6 +142,19 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
       cancelled = true;
     };
   }, [client, episodeId, atAction, loadedId, override]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (atAction !== null || loadedId !== episodeId || !v) return;
+    if (override) {
+      showingCopy.current = true;
+      applyFrame(v, override);
+    } else if (showingCopy.current) {
+      showingCopy.current = false;
+      if (livePoses.current) v.setPoses(livePoses.current);
+      v.setContacts(liveContacts.current ?? []);
+    }
+  }, [atAction, loadedId, episodeId, override]);
 
   useEffect(() => view.current?.setTargets(targets), [targets]);
   useEffect(() => {
@@ -154,7 +184,13 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override }
       {!episodeId && preview && loadedId === previewKey && (
         <div className="scene-caption" data-testid="scene-preview">{instanceLabel(preview)}: the initial scene of the next run</div>
       )}
-      {override && <div className="scene-caption" data-testid="scene-scratch">showing where the scratch cell left the robot (not part of the recording)</div>}
+      {override && (
+        <div className="scene-caption scratch" data-testid="scene-scratch" data-live-copy={overrideBeforeCall ?? undefined}>
+          {overrideBeforeCall !== null
+            ? `scratch copy: where the scratch cell left the copy of the run paused before call ${overrideBeforeCall}; the live run has not moved (Resume or Step shows it again)`
+            : 'showing where the scratch cell left the robot (not part of the recording)'}
+        </div>
+      )}
       {error && <div className="scene-error bad">{error}</div>}
     </div>
   );

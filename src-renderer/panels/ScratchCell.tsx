@@ -60,7 +60,8 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
     try {
       const r = await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000, ...(!live && atAction !== null ? { atAction } : {}) }, { timeoutMs: wallSec * 1000 + 60_000 });
       setResult(r);
-      if (r.target === 'scratch-world' && r.frame) useScratchFrame.setState({ episodeId, atAction, frame: r.frame });
+      // On a live run the copy's pose is shown while the run stays paused at this gate.
+      if (r.frame) useScratchFrame.setState({ episodeId, atAction: r.target === 'scratch-world' ? atAction : null, beforeCall: r.target === 'live-copy' ? r.beforeCall : null, frame: r.frame });
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -84,7 +85,7 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
           {[1, 5, 30, 60].map((v) => <option key={v} value={v}>{v} s</option>)}
         </select></label>
         <span className="muted small" data-testid="scratch-target">
-          {live ? (result?.target === 'live-copy' ? `ran on a copy of the live run as paused before call ${result.beforeCall}; the run itself is not changed` : 'runs on a copy of the live run once it is paused between model calls (the run itself is not changed)') : result?.target === 'scratch-world' && result.fromAction !== null
+          {live ? (result?.target === 'live-copy' ? `ran on a copy of the live run as paused before call ${result.beforeCall}; the run itself is not changed (the 3D view shows the copy until the run resumes or steps)` : 'runs on a copy of the live run once it is paused between model calls (the run itself is not changed)') : result?.target === 'scratch-world' && result.fromAction !== null
             ? `ran on a scratch copy of the world from ${result.fromAction === 0 ? 'the initial state' : `after action ${result.fromAction}`}; the 3D view shows where it left the robot`
             : `runs on a scratch copy of the world ${atAction === null || atAction === 0 ? 'from the initial state' : `after action ${atAction}`} (the selected moment)`}
         </span>

@@ -122,6 +122,12 @@ export class SceneView {
     this.poses.push(poses, performance.now(), smooth);
   }
 
+  /** The poses last set, as a copy: the end-to-end tests read which robot the view shows. */
+  latestPoses(): number[] | null {
+    const p = this.poses.latest;
+    return p ? Array.from(p) : null;
+  }
+
   setLabels(labels: SceneLabel[]): void {
     this.dirty = true;
     for (const l of this.labels) l.removeFromParent();

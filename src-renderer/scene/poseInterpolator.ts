@@ -51,6 +51,11 @@ export class PoseInterpolator {
     return this.intervalMs > 0 && nowMs - this.arrivedMs < this.intervalMs;
   }
 
+  /** The frame last pushed (what is shown once any blend ends); null before the first. */
+  get latest(): Float32Array | null {
+    return this.next;
+  }
+
   get hasFrame(): boolean {
     return this.next !== null;
   }

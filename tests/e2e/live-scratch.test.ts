@@ -12,6 +12,10 @@ import { openStudio, type OpenStudio } from '../helpers/studio';
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`live-scratch-${name}.png`) });
 
+/** The body poses the 3D view shows (or is blending to). */
+const shownPoses = (page: Page) => page.evaluate(() => (globalThis as unknown as { __sceneViews: Array<{ latestPoses(): number[] | null }> }).__sceneViews[0].latestPoses() ?? []);
+const farthest = (a: number[], b: number[]) => Math.max(...a.map((v, i) => Math.abs(v - b[i])));
+
 async function typeScratch(page: Page, code: string): Promise<void> {
   await page.getByTestId('scratch').getByTestId('cell-editor').locator('.view-lines').click();
   await page.keyboard.press('Control+A');
@@ -49,12 +53,19 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('tab-scratch').click();
     await expect(page.getByTestId('scratch-language').textContent()).resolves.toBe('Python');
     await page.locator('[data-testid="scratch"] [data-testid="cell-editor"][data-mode-id="python"]').waitFor();
+    const livePose = await shownPoses(page);
+    expect(livePose.length).toBeGreaterThan(0);
     await typeScratch(page, 'tcp = robo.state().arms[0].tcp\nprint("tcp z", round(tcp[2], 2))\nr = robo.move_to(xyz=[tcp[0], tcp[1], 0.3])\nr.reached\n');
     await page.getByTestId('scratch-run').click();
     await page.getByTestId('scratch-stdout').waitFor({ timeout: 120_000 });
     await expect(page.getByTestId('scratch-stdout').textContent()).resolves.toBe('tcp z 0.25\n');
     await expect(page.getByTestId('scratch').locator('pre.value').textContent()).resolves.toBe('→ True');
-    await expect(page.getByTestId('scratch-target').textContent()).resolves.toBe('ran on a copy of the live run as paused before call 2; the run itself is not changed');
+    await expect(page.getByTestId('scratch-target').textContent()).resolves.toBe('ran on a copy of the live run as paused before call 2; the run itself is not changed (the 3D view shows the copy until the run resumes or steps)');
+    // The 3D view shows the copy's robot where the cell moved it, labelled as the copy.
+    await page.locator('[data-testid="scene-scratch"][data-live-copy="2"]').waitFor();
+    await expect(page.locator('[data-testid="scene-panel"][data-override="scratch"]').count()).resolves.toBe(1);
+    const copyPose = await shownPoses(page);
+    expect(farthest(copyPose, livePose)).toBeGreaterThan(0.01);
     // The copy keeps the move for the next scratch cell at this gate.
     await typeScratch(page, 'print("copy z", round(robo.state().arms[0].tcp[2], 2))\n');
     await page.getByTestId('scratch-run').click();
@@ -67,8 +78,12 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('title-paused').waitFor();
     await shot(page, '1-paused-scratch');
 
-    // Resume; once the stacking cell is under way, pause again: in the middle of its motion.
+    // Resume; the view goes back to the live robot (at a quarter speed it has hardly moved yet).
     await page.getByTestId('run-resume').click();
+    await page.getByTestId('scene-scratch').waitFor({ state: 'detached' });
+    const resumed = await shownPoses(page);
+    expect(farthest(resumed, livePose)).toBeLessThan(farthest(resumed, copyPose));
+    // Once the stacking cell is under way, pause again: in the middle of its motion.
     await page.getByTestId('timeline-mark').nth(1).waitFor({ timeout: 60_000 });
     await page.waitForTimeout(1500);
     await page.getByTestId('run-pause').click();
