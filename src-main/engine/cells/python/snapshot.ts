@@ -12,7 +12,9 @@
  * driver (DRIVER_PY) is not in it: it runs after the snapshot is loaded, in every sandbox.
  *
  * A cache file that fails its check (truncated, another version's, bit rot) is said on stderr,
- * removed and made again; an unwritable cache directory costs only the reuse.
+ * removed and made again; an unwritable cache directory costs only the reuse. Processes that
+ * start together on a cold cache make it once: one holds a lock file beside it while the others
+ * wait for the file (snapshotLock.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,12 +26,15 @@ import { join } from 'node:path';
 import { cappedWasmBytes, pyodideAssets } from './assets';
 import { PREIMPORT_PY } from './driver';
 import { BOOT, SHIMS } from './isolatePrelude';
+import { buildOnce, releaseHeldLocks } from './snapshotLock';
 
 const require = createRequire(import.meta.url);
 const MAGIC = 'robocell-pyodide-snapshot 1\n';
 /** Snapshot files of other keys kept beside the current one (other checkouts, other wasm caps). */
 const KEEP_OTHERS = 3;
 const CHILD_TIMEOUT_MS = 120_000;
+/** A build lock older than this is taken over: the child is killed 10 s after its own timeout, and writing the file takes a second. */
+export const LOCK_STALE_MS = CHILD_TIMEOUT_MS + 30_000;
 
 export interface SnapshotLimits {
   memoryLimitMb: number;
@@ -40,8 +45,10 @@ export interface SnapshotOrigin {
   /** 'cache': read from the file; 'child': made by a child process just now. */
   from: 'cache' | 'child';
   path: string;
-  /** Reading and checking the file, or making it (the child's whole run, plus writing the file). */
+  /** Reading and checking the file, or making it (the child's whole run, plus writing the file); waiting included. */
   ms: number;
+  /** Of `ms`, the time spent waiting for another process that was making it (snapshotLock.ts). */
+  waitedMs?: number;
 }
 
 /** Where snapshots are kept: ROBOCELL_CACHE_DIR, else the user's cache directory (XDG), else the temp directory. */
@@ -186,6 +193,8 @@ function pruneOthers(dir: string, keep: string): void {
     for (const f of others.slice(KEEP_OTHERS)) rmSync(f.path, { force: true });
     // a writer still at work renames its file within seconds
     for (const f of files) if (/^pyodide-.*-snapshot-[0-9a-f]+\.bin\.\d+\.tmp$/.test(f.name) && Date.now() - f.mtimeMs > 10 * 60_000) rmSync(f.path, { force: true });
+    // other keys' locks left by killed builders (this key's is taken over when next needed), and a take-over's leftovers
+    for (const f of files) if (/^pyodide-.*-snapshot-[0-9a-f]+\.bin\.lock(\.\d+\.[0-9a-f]+\.stale)?$/.test(f.name) && Date.now() - f.mtimeMs > 60 * 60_000) rmSync(f.path, { force: true });
   } catch {
     // pruning is housekeeping; a file another process removed first is fine
   }
@@ -205,10 +214,24 @@ export async function loadSnapshot(
   const key = snapshotKey(limits, seed); // the first call prepares Pyodide's assets, which is not the snapshot's time
   const t0 = performance.now();
   const path = fileFor(dir, limits, key);
-  const found = await readSnapshotFile(path, key);
-  if (found && 'bytes' in found) return { bytes: found.bytes, origin: { from: 'cache', path, ms: performance.now() - t0 }, cached: true, identity: found.identity };
-  if (found) {
-    process.stderr.write(`cells: the cached Python snapshot ${path} ${found.problem}; making it again\n`);
+  let problem: string | null = null;
+  const ready = async () => {
+    const found = await readSnapshotFile(path, key);
+    problem = found && 'problem' in found ? found.problem : null;
+    return found && 'bytes' in found ? found : null;
+  };
+  const first = await ready();
+  if (first) return { bytes: first.bytes, origin: { from: 'cache', path, ms: performance.now() - t0 }, cached: true, identity: first.identity };
+  // Several processes on a cold cache (experiment workers, an engine beside a CLI run): one makes it.
+  const made = await buildOnce(`${path}.lock`, ready, () => makeAndCache(limits, seed, dir, path, key, problem), { staleMs: LOCK_STALE_MS, signal: exitSignal.signal });
+  const origin: SnapshotOrigin = { from: made.built ? 'child' : 'cache', path, ms: performance.now() - t0, waitedMs: made.waitedMs };
+  return { bytes: made.value.bytes, origin, cached: made.value.identity !== null, identity: made.value.identity };
+}
+
+/** Makes the snapshot in a child process and writes the cache file (under the lock, where there is one). */
+async function makeAndCache(limits: SnapshotLimits, seed: number, dir: string, path: string, key: string, problem: string | null): Promise<{ bytes: ArrayBuffer; identity: FileIdentity | null }> {
+  if (problem) {
+    process.stderr.write(`cells: the cached Python snapshot ${path} ${problem}; making it again\n`);
     rmSync(path, { force: true });
   }
   const bytes = await makeInChild(limits, seed);
@@ -221,7 +244,7 @@ export async function loadSnapshot(
   } catch (err) {
     process.stderr.write(`cells: could not cache the Python snapshot in ${dir} (${(err as Error).message}); each process will make its own\n`);
   }
-  return { bytes, origin: { from: 'child', path, ms: performance.now() - t0 }, cached: identity !== null, identity };
+  return { bytes, identity };
 }
 
 /**
@@ -274,10 +297,15 @@ const children = new Set<ChildProcess>();
 
 /** Set by the exit: a load whose asynchronous file read ends after it must not start a child then. */
 let exiting = false;
+/** Aborted by the exit: a load waiting for another process's snapshot stops waiting. */
+const exitSignal = new AbortController();
 
 export function killSnapshotChildren(): void {
   exiting = true;
+  exitSignal.abort();
   for (const c of children) c.kill('SIGKILL');
+  // The lock goes now, not when the killed child's close is seen: waiters elsewhere take over at once.
+  releaseHeldLocks();
 }
 
 function makeInChild(limits: SnapshotLimits, seed: number): Promise<ArrayBuffer> {
