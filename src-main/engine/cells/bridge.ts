@@ -15,10 +15,11 @@
  * the hooks, the primitive's ledger), in order, so a recorded episode is the same.
  */
 import { EpisodeFinished, PrimitiveError, type NamedArgs, type Primitive, type PrimitiveRegistry, type PrimitiveSpec } from '../primitives/types';
+import { defaultImageExtractor, parseArgs, toJsonForCell } from './bridgeValues';
 import type { CellBudget, CellImage, CellRunHooks, CellStop, ImageExtractor, PrimitiveCallRecord } from './types';
 
+export { defaultImageExtractor, toNamedArgs } from './bridgeValues';
 export const STOP_REPLY = '!';
-const MAX_ARGS_JSON_CHARS = 1_000_000;
 
 /** One running cell's bookkeeping, owned by the runtime and consulted on every `robo` call. */
 export interface CellState {
@@ -35,6 +36,17 @@ export interface CellState {
   /** The query cache's answers the cell may repeat, by id (see above); cleared by any other call. */
   answers: Map<number, CachedAnswer>;
   answerSeq: number;
+}
+
+/** A `robo` call from its budget check to its record. */
+interface CallInFlight {
+  cell: CellState;
+  primitive: Primitive;
+  /** The parsed arguments; {} in the record of a call whose arguments were malformed. */
+  named: NamedArgs;
+  cacheable: boolean;
+  t0: number;
+  steps0: number;
 }
 
 interface CachedAnswer {
@@ -57,117 +69,12 @@ export function newCellState(budget: CellBudget, hooks: CellRunHooks): CellState
   return { startedAt: performance.now(), budget, hooks, calls: [], images: [], simSteps: 0, waiting, signalStopped, answers: new Map(), answerSeq: 0 };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Maps `robo.name(p1, p2, {opt})` onto named arguments, or explains what is wrong. */
-export function toNamedArgs(spec: PrimitiveSpec, args: unknown[]): NamedArgs {
-  const pos = spec.positional;
-  let options: Record<string, unknown> | undefined;
-  let positional = args;
-  const last = args[args.length - 1];
-  if (args.length === pos.length + 1) {
-    if (!isPlainObject(last)) throw new PrimitiveError(`robo.${spec.name}: argument ${args.length} must be an options object {${spec.options.map((o) => o.name).join(', ')}}`);
-    options = last;
-    positional = args.slice(0, -1);
-  } else if (args.length > pos.length + 1) {
-    throw new PrimitiveError(`robo.${spec.name} takes ${pos.length} positional argument(s) and an optional options object; got ${args.length} arguments`);
-  } else if (args.length > 0 && isPlainObject(last) && pos[args.length - 1]?.optional && !pos[args.length - 1].schema.safeParse(last).success) {
-    // `robo.show({ width: 640 })` when `camera` is an optional positional: the object is the options.
-    options = last;
-    positional = args.slice(0, -1);
-  }
-  const named: NamedArgs = {};
-  pos.forEach((p, i) => {
-    if (i < positional.length && positional[i] !== undefined && positional[i] !== null) named[p.name] = positional[i];
-    else if (!p.optional) throw new PrimitiveError(`robo.${spec.name}: missing argument ${i + 1} '${p.name}' (${p.type})`);
-  });
-  if (options) {
-    const allowed = new Set(spec.options.map((o) => o.name));
-    for (const key of Object.keys(options)) {
-      if (!allowed.has(key)) {
-        const list = spec.options.length ? spec.options.map((o) => o.name).join(', ') : 'none';
-        throw new PrimitiveError(`robo.${spec.name}: unknown option '${key}' (options: ${list})`);
-      }
-      if (options[key] !== undefined) named[key] = options[key];
-    }
-  }
-  return named;
-}
-
-/**
- * The default image convention: a primitive result that is, or has under `image`, an object with a
- * string `mimeType` and `bytes` (Uint8Array), `base64` or `path`; or the robot registry's `show`
- * result (`{ png, widthPx, heightPx, camera }`). The cell sees an image id in place of the bytes.
- * (`image` keeps its `png`: that primitive exists to hand the bytes to the cell's own code.)
- */
-export const defaultImageExtractor: ImageExtractor = (primitive, result, nextId) => {
-  const asImage = (v: unknown): CellImage | null => {
-    if (!isPlainObject(v) || typeof v.mimeType !== 'string') return null;
-    const bytes = v.bytes instanceof Uint8Array ? v.bytes : typeof v.base64 === 'string' ? new Uint8Array(Buffer.from(v.base64, 'base64')) : undefined;
-    const path = typeof v.path === 'string' ? v.path : undefined;
-    if (!bytes && !path) return null;
-    return {
-      id: nextId(),
-      primitive,
-      mimeType: v.mimeType,
-      width: typeof v.width === 'number' ? v.width : undefined,
-      height: typeof v.height === 'number' ? v.height : undefined,
-      caption: typeof v.caption === 'string' ? v.caption : undefined,
-      bytes,
-      path,
-    };
-  };
-  const brief = (img: CellImage) => ({ id: img.id, mimeType: img.mimeType, width: img.width, height: img.height, caption: img.caption });
-  if (primitive === 'show' && isPlainObject(result) && result.png instanceof Uint8Array) {
-    const { png, widthPx, heightPx, ...rest } = result;
-    const img: CellImage = {
-      id: nextId(),
-      primitive,
-      mimeType: 'image/png',
-      width: typeof widthPx === 'number' ? widthPx : undefined,
-      height: typeof heightPx === 'number' ? heightPx : undefined,
-      caption: typeof rest.camera === 'string' ? rest.camera : undefined,
-      bytes: png as Uint8Array,
-    };
-    return { images: [img], forCell: { ...rest, widthPx, heightPx, image: img.id } };
-  }
-  const whole = asImage(result);
-  if (whole) return { images: [whole], forCell: brief(whole) };
-  if (isPlainObject(result)) {
-    const inner = asImage(result.image);
-    if (inner) return { images: [inner], forCell: { ...result, image: brief(inner) } };
-  }
-  return { images: [], forCell: result };
-};
-
-/** Whether JSON.stringify needs the typed-array replacer: a replacer costs a callback per value, most of a cheap call. */
-function needsReplacer(v: unknown, depth: number): boolean {
-  if (v === null || typeof v !== 'object') return false;
-  if (ArrayBuffer.isView(v)) return !(v instanceof DataView);
-  // deep values and toJSON results are left to the exact (slow) path
-  if (depth > 32 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return true;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (needsReplacer(v[i], depth + 1)) return true;
-    return false;
-  }
-  for (const k of Object.keys(v)) if (needsReplacer((v as Record<string, unknown>)[k], depth + 1)) return true;
-  return false;
-}
-
-const typedArraysAsArrays = (_k: string, v: unknown): unknown => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v);
-
-function toJsonForCell(value: unknown): string {
-  const v = value === undefined ? null : value;
-  // Typed arrays (poses, joint vectors) become plain arrays in the cell.
-  const json = needsReplacer(v, 0) ? JSON.stringify(v, typedArraysAsArrays) : JSON.stringify(v);
-  return json === undefined ? 'null' : json;
-}
-
 function errorReply(type: string, message: string): string {
   return 'e' + JSON.stringify({ type, message });
 }
+
+const NO_CELL_REPLY = errorReply('Error', 'robo calls are only possible while a cell runs');
+const MALFORMED_REPLY = errorReply('Error', 'malformed robo call');
 
 export interface BridgeOptions {
   registry: PrimitiveRegistry;
@@ -217,21 +124,39 @@ export class PrimitiveBridge {
     }
   }
 
-  /** Called (through a Reference) by every `robo.*` wrapper in the cell, with the repeats answered since its last call. */
-  async handle(name: unknown, argsJson: unknown, repeats?: unknown): Promise<string> {
+  /**
+   * What the cell's `robo` wrappers send through their one host Reference: a single string
+   * `<name> <repeats> <argsJson>` (one transfer across the isolate boundary instead of three). It
+   * is untrusted like everything from a cell: anything else is a malformed call.
+   */
+  handleMessage(message: unknown): string | Promise<string> {
+    if (typeof message !== 'string') return this.handle(undefined, undefined);
+    const a = message.indexOf(' ');
+    const b = a < 0 ? -1 : message.indexOf(' ', a + 1);
+    if (b < 0) return this.handle(undefined, undefined);
+    return this.handle(message.slice(0, a), message.slice(b + 1), message.slice(a + 1, b));
+  }
+
+  /**
+   * One `robo` call, with the repeats the cell answered since its last call. A reply that needs no
+   * primitive (no cell, a stop, a malformed call, a budget used up) is a plain string: isolated-vm
+   * hands a non-promise straight back to the waiting isolate, without a promise turn on the host.
+   */
+  handle(name: unknown, argsJson: unknown, repeats?: unknown): string | Promise<string> {
     const cell = this.cell;
-    if (!cell) return errorReply('Error', 'robo calls are only possible while a cell runs');
+    if (!cell) return NO_CELL_REPLY;
     // The repeats came before this call, whatever becomes of it.
     this.recordRepeats(cell, repeats);
     if (cell.stop) return STOP_REPLY;
-    if (typeof name !== 'string' || typeof argsJson !== 'string') return errorReply('Error', 'malformed robo call');
+    if (typeof name !== 'string' || typeof argsJson !== 'string') return MALFORMED_REPLY;
     const primitive = this.primitives.get(name);
     if (!primitive) return errorReply('PrimitiveError', `robo.${name} is not a primitive`);
     const cacheable = this.opts.queryCache !== false && primitive.spec.cacheable === true;
     // Anything else may change the world: the cell side has forgotten its answers too.
-    if (!cacheable) cell.answers.clear();
-    const elapsedMs = performance.now() - cell.startedAt;
-    if (elapsedMs >= cell.budget.wallMs) {
+    if (!cacheable && cell.answers.size > 0) cell.answers.clear();
+    // One clock read serves the wall budget and the record's start.
+    const t0 = performance.now();
+    if (t0 - cell.startedAt >= cell.budget.wallMs) {
       this.opts.stopCell(cell, { reason: 'wall-budget', message: `cell stopped: wall-time budget of ${cell.budget.wallMs} ms used up (at robo.${name})` });
       return STOP_REPLY;
     }
@@ -239,85 +164,92 @@ export class PrimitiveBridge {
       this.opts.stopCell(cell, { reason: 'step-budget', message: `cell stopped: sim-step budget of ${cell.budget.simSteps} steps used up (${cell.simSteps} used; at robo.${name})` });
       return STOP_REPLY;
     }
-    const record: PrimitiveCallRecord = { name, args: {}, outcome: 'ok', simSteps: 0, wallMs: 0 };
-    const t0 = performance.now();
-    const steps0 = this.steps();
-    const finish = (outcome: PrimitiveCallRecord['outcome'], error?: string) => {
-      record.outcome = outcome;
-      if (error !== undefined) record.error = error;
-      record.wallMs = performance.now() - t0;
-      record.simSteps = Math.max(0, this.steps() - steps0);
-      cell.simSteps += record.simSteps;
-      cell.calls.push(record);
-      cell.hooks.onPrimitiveCall?.(record);
-    };
-    let named: NamedArgs;
+    const call: CallInFlight = { cell, primitive, named: {}, cacheable, t0, steps0: this.steps() };
     try {
-      if (argsJson.length > MAX_ARGS_JSON_CHARS) throw new PrimitiveError(`robo.${name}: arguments are ${argsJson.length} characters of JSON; the limit is ${MAX_ARGS_JSON_CHARS}`);
-      const args: unknown = JSON.parse(argsJson, (k, v: unknown) => (k === '__proto__' ? undefined : v));
-      if (!Array.isArray(args)) throw new PrimitiveError(`robo.${name}: malformed arguments`);
-      named = toNamedArgs(primitive.spec, args);
-      record.args = named;
+      call.named = parseArgs(primitive.spec, argsJson);
     } catch (err) {
-      finish('error', (err as Error).message);
+      this.record(call, 'error', (err as Error).message);
       return errorReply('PrimitiveError', (err as Error).message);
     }
     let invocation: Promise<unknown>;
     try {
-      invocation = primitive.invoke(named);
+      invocation = primitive.invoke(call.named);
     } catch (err) {
       invocation = Promise.reject(err);
     }
-    type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
-    const settled: Promise<Settled> = invocation.then(
-      (value) => ({ ok: true, value }),
-      (error: unknown) => ({ ok: false, error }),
-    );
-    this.inFlight.add(settled);
-    // Resolves with the primitive's outcome, or with null as soon as the cell is stopped.
-    const raced = await new Promise<Settled | null>((resolve) => {
-      const release = () => resolve(null);
-      cell.waiting.add(release);
-      void settled.then((s) => {
+    // One promise the isolate waits on, settled by whichever comes first: the primitive's outcome,
+    // or a stop, which releases the call at once; the primitive then finishes in the background, is
+    // recorded when it does, and settle() waits for it before the cell's result is final.
+    return new Promise<string>((resolve, reject) => {
+      let released = false;
+      const release = () => {
+        released = true;
+        resolve(STOP_REPLY);
+      };
+      const done = (ok: boolean, outcome: unknown) => {
         this.inFlight.delete(settled);
         cell.waiting.delete(release);
-        resolve(s);
-      });
+        try {
+          const reply = this.reply(call, ok, outcome, released);
+          if (!released) resolve(reply);
+        } catch (err) {
+          // a hook that threw: the cell's call fails as it would have in the primitive
+          reject(err as Error);
+        }
+      };
+      cell.waiting.add(release);
+      const settled = invocation.then(
+        (value) => done(true, value),
+        (error: unknown) => done(false, error),
+      );
+      this.inFlight.add(settled);
     });
-    if (raced === null) {
-      // Interrupted or stopped while the primitive ran; it finishes in the background and the
-      // runtime waits for it before the cell's result is final.
-      void settled.then((s) => finish(s.ok ? 'stopped' : isEpisodeFinished(s.error) ? 'finished' : 'error', s.ok ? undefined : errorMessage(s.error)));
-      return STOP_REPLY;
-    }
-    if (!raced.ok) {
-      if (isEpisodeFinished(raced.error)) {
-        finish('finished', errorMessage(raced.error));
-        this.opts.stopCell(cell, { reason: 'episode-finished', message: errorMessage(raced.error) || 'the episode finished' });
+  }
+
+  /** Records a settled primitive call and makes its reply (unused when a stop released the call). */
+  private reply(call: CallInFlight, ok: boolean, outcome: unknown, released: boolean): string {
+    const { cell, primitive } = call;
+    const name = primitive.spec.name;
+    if (!ok) {
+      const finished = isEpisodeFinished(outcome);
+      this.record(call, finished ? 'finished' : 'error', errorMessage(outcome));
+      if (released) return STOP_REPLY;
+      if (finished) {
+        this.opts.stopCell(cell, { reason: 'episode-finished', message: errorMessage(outcome) || 'the episode finished' });
         return STOP_REPLY;
       }
-      finish('error', errorMessage(raced.error));
-      const type = raced.error instanceof PrimitiveError || (raced.error as Error | null)?.name === 'PrimitiveError' ? 'PrimitiveError' : 'Error';
-      return errorReply(type, errorMessage(raced.error));
+      const type = outcome instanceof PrimitiveError || (outcome as Error | null)?.name === 'PrimitiveError' ? 'PrimitiveError' : 'Error';
+      return errorReply(type, errorMessage(outcome));
     }
-    finish('ok');
+    this.record(call, released ? 'stopped' : 'ok');
+    if (released) return STOP_REPLY;
     try {
       const extractor = this.opts.extractImages ?? defaultImageExtractor;
-      const { images, forCell } = extractor(name, raced.value, () => `img-${++this.imageCounter}`);
+      const { images, forCell } = extractor(name, outcome, () => `img-${++this.imageCounter}`);
       for (const img of images) {
         cell.images.push(img);
         cell.hooks.onImage?.(img);
       }
       const json = toJsonForCell(forCell);
-      if (cacheable && images.length === 0 && cell.answers.size < MAX_CACHED_ANSWERS) {
+      if (call.cacheable && images.length === 0 && cell.answers.size < MAX_CACHED_ANSWERS) {
         const id = ++cell.answerSeq;
-        cell.answers.set(id, { primitive, named, value: raced.value });
+        cell.answers.set(id, { primitive, named: call.named, value: outcome });
         return `c${id}:${json}`;
       }
       return 'v' + json;
     } catch (err) {
       return errorReply('Error', `robo.${name}: its result could not be passed to the cell: ${errorMessage(err)}`);
     }
+  }
+
+  /** Appends a call's record to its cell (the call list, the hooks, the sim steps it used). */
+  private record(call: CallInFlight, outcome: PrimitiveCallRecord['outcome'], error?: string): void {
+    const simSteps = Math.max(0, this.steps() - call.steps0);
+    const record: PrimitiveCallRecord = { name: call.primitive.spec.name, args: call.named, outcome, simSteps, wallMs: performance.now() - call.t0 };
+    if (error !== undefined) record.error = error;
+    call.cell.simSteps += simSteps;
+    call.cell.calls.push(record);
+    call.cell.hooks.onPrimitiveCall?.(record);
   }
 
   /** Waits for primitives still running after their cell was stopped (the sim stays consistent). */

@@ -202,24 +202,30 @@ const makeError = (type, message) => {
 // The query cache (bridge.ts): the host's \`c<id>:<json>\` answers of pure queries, by call, until
 // any other call; a repeat is answered here (a fresh parse each time) and reported by id with the
 // next host call or at the cell's end. Null-prototype records: no builtin a cell replaced is used.
-let answers = { __proto__: null };
-const cacheable = { __proto__: null };
+// \`held\` says whether there is anything to forget, so a motion's call allocates nothing for it.
+let answers = { __proto__: null }, held = false;
 let repeats = '', repeatCount = 0;
-const forgetAnswers = () => { answers = { __proto__: null }; };
+const forgetAnswers = () => { if (held) { answers = { __proto__: null }; held = false; } };
 const takeRepeats = () => { const r = repeats; repeats = ''; repeatCount = 0; return r; };
 
+// A call is one string to the host, \`<name> <repeats> <argument JSON>\` (bridge.ts handleMessage):
+// each argument of applySyncPromise is a copy across the isolate boundary.
 const robo = { __proto__: null };
 for (let i = 0; i < specs.length; i++) {
   const spec = specs[i];
-  const name = spec.name;
+  const name = spec.name, head = name + ' ';
+  let cacheable = false; // set once the host has answered this primitive with \`c\`
   const fn = (...args) => {
-    let json;
-    try { json = jsonStringify(args); } catch (e) {
-      throw new PrimitiveError('robo.' + name + ': arguments must be plain data (numbers, strings, booleans, arrays, objects)');
+    let json = '[]';
+    if (args.length !== 0) {
+      try { json = jsonStringify(args); } catch (e) {
+        throw new PrimitiveError('robo.' + name + ': arguments must be plain data (numbers, strings, booleans, arrays, objects)');
+      }
+      if (json === undefined) json = '[]';
     }
-    if (json === undefined) json = '[]';
-    const key = name + ' ' + json;
-    if (cacheable[name] === true) {
+    let key;
+    if (cacheable) {
+      key = head + json;
       const hit = answers[key];
       if (hit !== undefined && repeatCount < limits.maxRepeats) {
         repeats = repeatCount === 0 ? hit.id : repeats + ',' + hit.id;
@@ -227,14 +233,15 @@ for (let i = 0; i < specs.length; i++) {
         return jsonParse(hit.json);
       }
     } else forgetAnswers(); // this call may change the world
-    const reply = call(applySyncPromise, hostCall, [undefined, [name, json, takeRepeats()]]);
+    const reply = call(applySyncPromise, hostCall, [undefined, [head + (repeatCount === 0 ? '' : takeRepeats()) + ' ' + json]]);
     const kind = call(strCharCodeAt, reply, [0]);
     if (kind === 33) { for (;;) {} } // '!': stopped by the host; wait (uncatchably) for termination
     if (kind === 99) { // 'c'
       const at = call(strIndexOf, reply, [':']);
       const answer = { __proto__: null, id: call(strSlice, reply, [1, at]), json: call(strSlice, reply, [at + 1]) };
-      cacheable[name] = true;
-      answers[key] = answer;
+      cacheable = true;
+      answers[key === undefined ? head + json : key] = answer;
+      held = true;
       return jsonParse(answer.json);
     }
     const body = jsonParse(call(strSlice, reply, [1]));

@@ -110,7 +110,7 @@ export class JsCellRuntime implements CellRuntime {
       },
     });
     const context = await isolate.createContext();
-    const hostCall = new ivm.Reference((name: unknown, argsJson: unknown, repeats: unknown) => this.bridge.handle(name, argsJson, repeats));
+    const hostCall = new ivm.Reference((message: unknown) => this.bridge.handleMessage(message));
     const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
       const cell = this.bridge.cell;
       if (!cell || typeof text !== 'string') return;

@@ -136,8 +136,9 @@ return (async () => {
   py.setStdout(sink); py.setStderr(sink);
   py.setStdin({ stdin: () => null });
   const host = {
-    // repeats: the query cache's answers the driver repeated since its last call (cells/bridge.ts)
-    call: (name, json, repeats) => ReflectApply(applySyncPromise, hostCall, [undefined, [StringCtor(name), StringCtor(json), StringCtor(repeats)]]),
+    // one string, '<name> <repeats> <argument JSON>' (cells/bridge.ts handleMessage): a single copy across
+    // the isolate boundary and a single conversion out of Python
+    call: (message) => ReflectApply(applySyncPromise, hostCall, [undefined, [StringCtor(message)]]),
     log: (level, text) => { ReflectApply(applyIgnored, hostLog, [undefined, [StringCtor(level), StringCtor(text)]]); },
   };
   py.registerJsModule('_robocell_host', host);

@@ -3,8 +3,9 @@
  * section and the cell runner; it uses their names: `_host_call`, `_enter_stop`, `CellStopped`,
  * `PrimitiveError`, `RoboError`, `snake`, `_CAMEL`).
  *
- * A call is one crossing into the isolate's JavaScript with three plain strings (name, argument
- * JSON, repeats) and one string back, so Pyodide makes no proxy per call. What a call costs on the
+ * A call is one crossing into the isolate's JavaScript with one plain string (name, repeats and
+ * argument JSON, see PrimitiveBridge.handleMessage) and one string back, so Pyodide makes no proxy
+ * per call. What a call costs on the
  * Python side is what runs in wasm, several times slower than native CPython, so the hot path is
  * kept to C calls: arguments are encoded and replies parsed by a JSON encoder and scanner made
  * once (json.dumps and json.loads build one per call when given options), result keys are
@@ -159,7 +160,7 @@ def _call(name, args):
             return _repeat(hit)
     elif _answers:
         _answers.clear()
-    reply = _host_call(name, args, _take_repeats() if _repeats else '')
+    reply = _host_call(f'{name} {_take_repeats() if _repeats else ""} {args}')
     kind = reply[:1]
     if kind == 'v':
         return _parse(reply, 1)

@@ -128,7 +128,7 @@ export class PythonCellRuntime implements CellRuntime {
     try {
       await sb.bind(
         {
-          call: (name, argsJson, repeats) => this.bridge.handle(name, argsJson, repeats),
+          call: (message) => this.bridge.handleMessage(message),
           log: (level, text) => {
             const cell = this.bridge.cell;
             if (!cell || typeof text !== 'string') return;

@@ -23,12 +23,13 @@ export interface PySandboxLimits {
 export const DEFAULT_PY_LIMITS: PySandboxLimits = { memoryLimitMb: 256, wasmMaxMb: 512 };
 
 export interface SandboxBinding {
-  /** `repeats`: the query cache's answers repeated since the last call (cells/bridge.ts). */
-  call(name: unknown, argsJson: unknown, repeats: unknown): Promise<string>;
+  /** One `robo` call as the driver sends it, `<name> <repeats> <argsJson>` (PrimitiveBridge.handleMessage). */
+  call(message: unknown): string | Promise<string>;
   log(level: unknown, text: unknown): void;
 }
 
 const BOOT_TIMEOUT_MS = 60_000;
+const NO_BINDING_REPLY = 'e' + JSON.stringify({ type: 'Error', message: 'robo calls are only possible while a cell runs' });
 
 // Gives every isolate context made from now on a `gc` function (the main context, made already,
 // gets none), used once per sandbox at the end of its boot and then removed; see collectAfterBoot.
@@ -262,9 +263,11 @@ async function boot(isolate: ivm.Isolate, limits: PySandboxLimits, snapshot: Arr
   await runScripts(isolate, context, limits);
   const sabBuf = new SharedArrayBuffer(8);
   const interrupt = new Int32Array(sabBuf);
-  const hostCall = new ivm.Reference(async (name: unknown, argsJson: unknown, repeats: unknown): Promise<string> => {
+  // Not async: a reply the bridge makes without a primitive is a plain string, which isolated-vm
+  // hands back to the isolate directly; a promise (a primitive's) is waited on as it is.
+  const hostCall = new ivm.Reference((message: unknown): string | Promise<string> => {
     const b = box.sb?.binding;
-    return b ? b.call(name, argsJson, repeats) : 'e' + JSON.stringify({ type: 'Error', message: 'robo calls are only possible while a cell runs' });
+    return b ? b.call(message) : NO_BINDING_REPLY;
   });
   const hostLog = new ivm.Reference((level: unknown, text: unknown) => {
     box.sb?.binding?.log(level, text);
