@@ -49,15 +49,28 @@ export class CallChart {
     const data: uPlot.AlignedData = [xs, ...series.map((s) => Array.from({ length: n }, (_, i) => s.values[i] ?? null))];
     if (sameShape && this.plot) {
       this.plot.setData(data);
+      this.showSelectedInLegend(this.plot);
       return;
     }
     this.plot?.destroy();
     this.plot = new uPlot(this.config(), data, this.host);
+    this.showSelectedInLegend(this.plot);
   }
 
   setSelected(selected: number): void {
     this.selected = selected;
     this.plot?.redraw(false, false);
+    if (this.plot) this.showSelectedInLegend(this.plot);
+  }
+
+  /**
+   * With the pointer off the chart, the legend reads the selected call's values: uPlot's own
+   * readout is a row of dashes then, which says nothing.
+   */
+  private showSelectedInLegend(u: uPlot): void {
+    if (u.legend.idx !== null && u.legend.idx !== undefined && u.cursor.left !== undefined && u.cursor.left >= 0) return;
+    const n = u.data[0]?.length ?? 0;
+    if (this.selected >= 0 && this.selected < n) u.setLegend({ idx: this.selected }, false);
   }
 
   private config(): uPlot.Options {
@@ -88,6 +101,8 @@ export class CallChart {
       ],
       hooks: {
         draw: [(u) => this.drawSelection(u)],
+        // The pointer left the chart (uPlot has just cleared the readout): back to the selected call.
+        setLegend: [(u) => this.showSelectedInLegend(u)],
         ready: [
           (u) => {
             u.over.addEventListener('click', () => {

@@ -47,17 +47,16 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
   return (
     <div className="duel" data-testid="duel">
       {intro && !introClosed && (
+        // One block beside its button: on a 720 px screen every line of it is taken from the scenes.
         <div className="intro" data-testid="intro">
           <div>
-            <b>Welcome to Robocell Studio.</b> This is a bundled example: the same task (<code>{inst.taskId}</code>, seed {inst.seed}) done twice by{' '}
-            {views[0].meta.model.label} (offline: no model endpoint, no cost) through the two interfaces the studio compares. On the left the <b>code arm</b> writes
-            cells against a <code>robo</code> object; on the right the <b>tool-calling arm</b> makes one primitive call per model call and gets
-            camera images after every motion. Step both with ◀ ▶ (or ←/→) and watch the input tokens pile up in the chart below.
+            <b>Welcome to Robocell Studio.</b> A bundled example: the same task (<code>{inst.taskId}</code>, seed {inst.seed}) done twice by{' '}
+            {views[0].meta.model.label} (offline: no model endpoint, no cost) through the two interfaces the studio compares: left, the <b>code arm</b> writes
+            cells against a <code>robo</code> object; right, the <b>tool-calling arm</b> makes one primitive call per model call and gets camera images after
+            every motion. Step both with ◀ ▶ (←/→); the chart counts their input tokens.{' '}
+            <span className="muted">Next: close the duel, pick a task and seed in <b>New run</b> and press Run, or set a real model endpoint in <b>Settings</b>.</span>
           </div>
-          <div className="intro-next">
-            Next: close the duel, pick a task and seed in <b>New run</b> and press Run, or set a real model endpoint in <b>Settings</b>.
-            <button onClick={() => useUi.getState().set({ introClosed: true })} data-testid="intro-close">Got it</button>
-          </div>
+          <button onClick={() => useUi.getState().set({ introClosed: true })} data-testid="intro-close">Got it</button>
         </div>
       )}
       <header className="duel-header">
@@ -80,13 +79,14 @@ export function DuelView({ leftId, rightId, onClose, initialStep, intro }: { lef
                 <b>{v.meta.interface === 'code' ? `code arm (${CELL_LANGUAGE_LABELS[v.meta.settings.language]})` : 'tool-calling arm'}</b> · {v.meta.model.label}
                 {v.meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the model saw no camera image">no images</span>}
                 <OutcomeBadge verdict={v.verdict} live={false} />
+                {/* On the title's line: a row of its own under the actions was a row less of scene. */}
+                <span className="duel-stats" data-testid="duel-stats" title={`${fmtTokens(c?.cumulativeInputTokens)} input tokens and ${fmtUsd(c?.cumulativeCostUsd)} up to and including call ${k + 1} of ${v.calls.length}`}>
+                  {step >= v.calls.length ? <span className="muted">finished · {v.calls.length} calls · </span> : `call ${k + 1}/${v.calls.length} · `}
+                  {fmtTokens(c?.cumulativeInputTokens)} input tokens so far · {fmtUsd(c?.cumulativeCostUsd)}
+                </span>
               </div>
               <ScenePanel episodeId={v.meta.id} atAction={actionsThrough(v, k)} targets={[]} compact />
               <ActionSummary view={v} actions={c?.actions ?? []} />
-              <div className="duel-stats">
-                {step >= v.calls.length ? <span className="muted">finished after {v.calls.length} calls · </span> : null}
-                call {k + 1}/{v.calls.length} · {fmtTokens(c?.cumulativeInputTokens)} input tokens so far · {fmtUsd(c?.cumulativeCostUsd)}
-              </div>
             </section>
           );
         })}
@@ -130,13 +130,15 @@ function sideNames(views: EpisodeView[]): string[] {
 
 function CumulativeChart({ views, names, step, onSelect }: { views: EpisodeView[]; names: string[]; step: number; onSelect(i: number): void }) {
   // The longer episode is drawn first, so the shorter one's line lies on top of it, never under.
+  const heightPx = useChartHeight();
   const series = useMemo(
     () => views.map((v, vi) => ({ label: names[vi], color: COLORS[vi], values: v.calls.map((c) => c.cumulativeInputTokens) })).sort((a, b) => b.values.length - a.values.length),
     [views, names],
   );
   return (
     <figure className="duel-chart" data-testid="duel-chart">
-      <CallChartView kind="lines" heightPx={150} yLabel="input tokens so far" series={series} selected={step} onSelect={onSelect} testId="duel-plot" />
+      {/* Keyed by height: the chart takes its height when made. */}
+      <CallChartView key={heightPx} kind="lines" heightPx={heightPx} yLabel={heightPx < 150 ? 'input tokens' : 'input tokens so far'} series={series} selected={step} onSelect={onSelect} testId="duel-plot" />
       <figcaption data-testid="duel-caption">
         Cumulative input tokens per call:{' '}
         {views.map((v, vi) => (
@@ -147,4 +149,16 @@ function CumulativeChart({ views, names, step, onSelect }: { views: EpisodeView[
       </figcaption>
     </figure>
   );
+}
+
+/** The chart's height for the window: below 900 px of height the two scenes need the room more. */
+function useChartHeight(): number {
+  const pick = () => (window.innerHeight < 900 ? 112 : 150);
+  const [heightPx, setHeightPx] = useState(pick);
+  useEffect(() => {
+    const onResize = () => setHeightPx(pick());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return heightPx;
 }

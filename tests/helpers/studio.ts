@@ -1,11 +1,24 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { startEngineProcess, type RunningEngine } from './engine';
 
+export interface OpenStudioOptions {
+  viewport?: { width: number; height: number };
+  /** The first-start demo (the bundled duel) as a fresh profile sees it; off unless asked for. */
+  demo?: boolean;
+  /** The engine's episodes folder, when the test fills one itself; else `episodes` in the temp folder. */
+  episodesDir?: string;
+  /** More environment for the engine (experiments folder, fake endpoints). */
+  env?: Record<string, string>;
+  acceptDownloads?: BrowserContextOptions['acceptDownloads'];
+}
+
 export interface OpenStudio {
+  /** The test's temp folder: the engine's config.json, its experiments, and its episodes unless given. */
+  dir: string;
   engine: RunningEngine;
   browser: Browser;
   page: Page;
@@ -16,19 +29,23 @@ export interface OpenStudio {
 
 /**
  * An engine of its own (episodes and config in a fresh temp folder, so no test sees another's) and
- * the studio open in Chromium without the first-start demo, connected and with the task list loaded.
+ * the studio open in Chromium, by default without the first-start demo, connected and with the
+ * task list loaded.
  */
-export async function openStudio(name: string, viewport = { width: 1600, height: 1000 }): Promise<OpenStudio> {
+export async function openStudio(name: string, opts: OpenStudioOptions = {}): Promise<OpenStudio> {
   const dir = mkdtempSync(join(tmpdir(), `rc-e2e-${name}-`));
-  const engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
+  const engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: opts.episodesDir ?? join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json'), ROBOCELL_EXPERIMENTS_DIR: join(dir, 'experiments'), ...opts.env } });
   const browser = await launchChromium();
   const pageErrors: string[] = [];
-  const page = await browser.newPage({ viewport });
+  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: opts.acceptDownloads });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${engine.url}&demo=0`);
+  // A fresh browser profile: without `demo=0` the studio opens the demo as on a first start.
+  await page.goto(opts.demo ? engine.url : `${engine.url}&demo=0`);
   await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-  await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  // (The demo opens the duel, which has no Run form.)
+  if (!opts.demo) await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
   return {
+    dir,
     engine,
     browser,
     page,
