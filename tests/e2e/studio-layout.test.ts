@@ -21,7 +21,10 @@ async function sceneHeights(page: Page): Promise<number[]> {
 /** Waits for the window's new size to reach the layout (the chart re-made for it included). */
 async function resize(page: Page, width: number, height: number): Promise<void> {
   await page.setViewportSize({ width, height });
-  await page.waitForFunction(([w, h]) => window.innerWidth === w && window.innerHeight === h, [width, height]);
+  await page.waitForFunction(([w, h]) => {
+    const win = globalThis as unknown as { innerWidth: number; innerHeight: number };
+    return win.innerWidth === w && win.innerHeight === h;
+  }, [width, height]);
   await page.waitForTimeout(300);
 }
 
