@@ -4,13 +4,15 @@
  * episode, an empty cell, a `robo` round trip (with the isolate CPU per call, the sandbox's own
  * share, not stretched by waiting for a core on a busy machine), and the resident memory each
  * runtime adds.
- * Targets (issue 13): empty cell < 5 ms, round trip < 3× JavaScript's, first pooled cell < 50 ms.
+ * Targets (issue 13): empty cell < 5 ms, round trip < 3× JavaScript's (the median of many short
+ * paired rounds, printed with its quartiles; paired.ts says why), first pooled cell < 50 ms.
  */
 import { median } from '../../../src-shared/experiments/stats';
 import type { CellRuntime } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
 import { closePythonPools, poolStats, prewarmPython, startSandboxUnpooled } from '../cells/python/pool';
 import type { PrimitiveRegistry } from '../primitives/types';
+import { formatRatio, pairedRounds } from './paired';
 import { reportTarget } from './targets';
 
 const ms = (v: number, d = 2) => `${v.toFixed(d)} ms`;
@@ -19,14 +21,6 @@ async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
-}
-
-/** One cell's wall time and the CPU time its sandbox's isolate used, both in ms. */
-async function measured(rt: CellRuntime, code: string): Promise<{ wallMs: number; cpuMs: number }> {
-  const c0 = rt.isolateCpuMs;
-  const t0 = performance.now();
-  await rt.run(code);
-  return { wallMs: performance.now() - t0, cpuMs: rt.isolateCpuMs - c0 };
 }
 
 export async function benchPythonCells(registry: () => PrimitiveRegistry): Promise<void> {
@@ -77,44 +71,33 @@ export async function benchPythonCells(registry: () => PrimitiveRegistry): Promi
     }
     const pyEmpty: number[] = [];
     const jsEmpty: number[] = [];
-    const pyEmptyCpu: number[] = [];
-    const jsEmptyCpu: number[] = [];
     for (let i = 0; i < 200; i++) {
-      const p = await measured(py, '');
-      const j = await measured(jsr, '');
-      pyEmpty.push(p.wallMs);
-      jsEmpty.push(j.wallMs);
-      pyEmptyCpu.push(p.cpuMs);
-      jsEmptyCpu.push(j.cpuMs);
+      pyEmpty.push(await timeMs(() => py.run('')));
+      jsEmpty.push(await timeMs(() => jsr.run('')));
     }
     const pe = median(pyEmpty);
     const je = median(jsEmpty);
     console.log(`empty cell: Python ${ms(pe, 3)} (target < 5 ms), JavaScript ${ms(je, 3)}, ratio ${(pe / je).toFixed(1)}×`);
     reportTarget({ name: '13 empty Python cell', figure: ms(pe, 3), ratio: `${(pe / je).toFixed(1)}× JavaScript`, target: '< 5 ms', met: pe < 5 });
 
-    // Round trip: N noop calls in one cell, less the empty cell, per call; rounds alternate. The
-    // target is on wall time. Beside it, the isolate thread's CPU per call, the part of a round trip
-    // spent inside the sandbox (Python's interpreter and FFI, the isolate's JS): a busy machine
-    // stretches the hop between the isolate's thread and the host's, not this.
-    const N = 2000;
-    const ratios: number[] = [];
-    const pyUs: number[] = [];
-    const jsUs: number[] = [];
-    const pyCpuUs: number[] = [];
-    const jsCpuUs: number[] = [];
-    for (let r = 0; r < 7; r++) {
-      const p = await measured(py, `for _ in range(${N}):\n    robo.noop()`);
-      const j = await measured(jsr, `for (let i = 0; i < ${N}; i++) robo.noop();`);
-      pyUs.push(((p.wallMs - pe) / N) * 1000);
-      jsUs.push(((j.wallMs - je) / N) * 1000);
-      pyCpuUs.push(((p.cpuMs - median(pyEmptyCpu)) / N) * 1000);
-      jsCpuUs.push(((j.cpuMs - median(jsEmptyCpu)) / N) * 1000);
-      ratios.push((p.wallMs - pe) / (j.wallMs - je));
-    }
-    const ratio = median(ratios);
-    console.log(`robo round trip (noop): Python ${median(pyUs).toFixed(1)} µs, JavaScript ${median(jsUs).toFixed(1)} µs, ratio ${ratio.toFixed(2)}× (target < 3×)`);
-    console.log(`  of which inside the sandbox (isolate CPU per call): Python ${median(pyCpuUs).toFixed(1)} µs, JavaScript ${median(jsCpuUs).toFixed(1)} µs`);
-    reportTarget({ name: '13 robo round trip from Python', figure: `${median(pyUs).toFixed(1)} µs (JS ${median(jsUs).toFixed(1)} µs; in the sandbox ${median(pyCpuUs).toFixed(1)} vs ${median(jsCpuUs).toFixed(1)} µs)`, ratio: `${ratio.toFixed(2)}× JavaScript`, target: '< 3×', met: ratio < 3 });
+    // Round trip: paired rounds (paired.ts) of N noop calls in a Python cell and in a JavaScript
+    // cell, each less its language's empty cell (sampled in the same rounds); the target is the
+    // median of the per-round wall-time ratios. Beside it, the isolate's CPU per call, the part of
+    // a round trip spent inside the sandbox (Python's interpreter and FFI, the isolate's JS): a busy
+    // machine stretches the hop between the isolate's thread and the host's, not this.
+    const N = 300;
+    const hop = await pairedRounds({
+      calls: N,
+      rounds: 60,
+      a: { loop: () => py.run(`for _ in range(${N}):\n    robo.noop()`), empty: () => py.run(''), isolateCpuMs: () => py.isolateCpuMs },
+      b: { loop: () => jsr.run(`for (let i = 0; i < ${N}; i++) robo.noop();`), empty: () => jsr.run(''), isolateCpuMs: () => jsr.isolateCpuMs },
+    });
+    const ratio = hop.wallRatio.p50;
+    const pyUs = hop.a.wallUs.toFixed(1), jsUs = hop.b.wallUs.toFixed(1);
+    const pyCpuUs = hop.a.isolateCpuUs.toFixed(1), jsCpuUs = hop.b.isolateCpuUs.toFixed(1);
+    console.log(`robo round trip (noop): Python ${pyUs} µs, JavaScript ${jsUs} µs, wall ratio ${formatRatio(hop.wallRatio)}, median of ${hop.rounds} paired rounds of ${N} calls (target < 3×)`);
+    console.log(`  of which inside the sandbox (isolate CPU per call): Python ${pyCpuUs} µs, JavaScript ${jsCpuUs} µs; process CPU per call ${hop.a.cpuUs.toFixed(1)} vs ${hop.b.cpuUs.toFixed(1)} µs, ratio ${formatRatio(hop.cpuRatio)}`);
+    reportTarget({ name: '13 robo round trip from Python', figure: `${pyUs} µs (JS ${jsUs} µs; in the sandbox ${pyCpuUs} vs ${jsCpuUs} µs; CPU ratio ${hop.cpuRatio.p50.toFixed(2)}×)`, ratio: `${formatRatio(hop.wallRatio)} JavaScript, wall`, target: '< 3×', met: ratio < 3 });
     const echo = ((await timeMs(() => py.run(`for i in range(${N}):\n    robo.echo({"xyz": [0.1, 0.2, 0.3], "i": i})`))) - pe) / N;
     console.log(`robo round trip with arguments and a dict result (echo) from Python: ${(echo * 1000).toFixed(1)} µs`);
   } finally {
