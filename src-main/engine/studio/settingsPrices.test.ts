@@ -25,5 +25,7 @@ describe('settings: prices and test connection', () => {
     expect(r.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(friendlyConnectionError('401 Incorrect API key provided', 'x')).toMatch(/refused the API key/);
     expect(friendlyConnectionError('404 Not Found', 'x')).toMatch(/\/v1/);
+    expect(friendlyConnectionError('model request failed: the reply is not JSON ("<html>login</html>") from http://h/', 'http://h/')).toMatch(/^http:\/\/h\/ answered, but not as an OpenAI-compatible chat endpoint/);
+    expect(friendlyConnectionError('model request failed: the connection closed before the reply was complete (other side closed) at http://h/', 'http://h/')).not.toMatch(/nothing answered/);
   });
 });

@@ -12,6 +12,7 @@ import type { TokenUsage, ToolCall } from '../../../../src-shared/episode';
 import { ModelRequestError, type CompleteOptions, type Model, type ModelContext, type ModelReply } from '../model';
 import { toWireMessages, toWireTools } from './convert';
 import { DEFAULT_REPLY_LIMITS, ReplyGuard, guardedFetch } from './replyGuard';
+import { NotACompletionError, argumentsText, checkStreamed, completionOf, describeRequestError, droppedMidReply, textOf, toolCallsOf, unstreamedCompletion } from './wireReply';
 
 export interface OpenAIModelOptions {
   model: string;
@@ -69,7 +70,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 function usageOf(u: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } } | null | undefined): TokenUsage | null {
-  if (!u) return null;
+  // Usage without its counts (a nearly compatible server) is no usage: the loop estimates instead.
+  if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return null;
   // Robocell's test server marks usage it simulated (no provider billed it); keep the label.
   const simulated = (u as { robocell_simulated?: unknown }).robocell_simulated === true;
   return { inputTokens: u.prompt_tokens, cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: u.completion_tokens, ...(simulated ? { simulated: true } : {}) };
@@ -94,6 +96,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
   };
   const stream = opts.stream ?? true;
   const maxRetries = opts.maxRetries ?? 4;
+  const where = client.baseURL;
 
   async function attempt(ctx: ModelContext, o: CompleteOptions): Promise<Omit<ModelReply, 'retries'>> {
     const guard = new ReplyGuard(limits);
@@ -122,16 +125,27 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
     };
     const requestOptions = { signal, fetchOptions: guard.fetchOptions() };
     if (!stream) {
-      const res = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
-      const choice = res.choices[0];
-      const msg = choice?.message;
-      let toolCalls: ToolCall[] = (msg?.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
-      if (toolCalls.length > maxToolCalls) {
-        o.onFault?.({ kind: 'bad-tool-call', detail: `the reply had ${toolCalls.length} tool calls; only the first ${maxToolCalls} were kept` });
-        toolCalls = toolCalls.slice(0, maxToolCalls);
-      }
-      return { text: msg?.content ?? null, refusal: msg?.refusal ?? null, toolCalls, finishReason: choice?.finish_reason ?? 'none', usage: usageOf(res.usage), raw: res };
+      const res: unknown = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
+      return fromCompletion(completionOf(res, where), o);
     }
+    return streamed(body, requestOptions, guard, o);
+  }
+
+  /** A whole (non-streamed) completion as a reply. */
+  function fromCompletion(completion: { choices: unknown[]; usage?: unknown }, o: CompleteOptions): Omit<ModelReply, 'retries'> {
+    const choice = completion.choices[0] as { message?: { content?: unknown; refusal?: unknown; tool_calls?: unknown }; finish_reason?: unknown } | undefined;
+    const msg = choice?.message;
+    let toolCalls: ToolCall[] = toolCallsOf(msg?.tool_calls);
+    if (toolCalls.length > maxToolCalls) {
+      o.onFault?.({ kind: 'bad-tool-call', detail: `the reply had ${toolCalls.length} tool calls; only the first ${maxToolCalls} were kept` });
+      toolCalls = toolCalls.slice(0, maxToolCalls);
+    }
+    const finishReason = typeof choice?.finish_reason === 'string' ? choice.finish_reason : 'none';
+    return { text: textOf(msg?.content), refusal: typeof msg?.refusal === 'string' ? msg.refusal : null, toolCalls, finishReason, usage: usageOf(completion.usage as Parameters<typeof usageOf>[0]), raw: completion };
+  }
+
+  async function streamed(body: Parameters<typeof client.chat.completions.create>[0], requestOptions: { signal: AbortSignal; fetchOptions: Record<string, never> }, guard: ReplyGuard, o: CompleteOptions): Promise<Omit<ModelReply, 'retries'>> {
+    guard.keepUnstreamedBody = true;
     const s = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
     let text = '';
     let refusal = '';
@@ -141,12 +155,14 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
     const calls = new Map<number, { id: string; name: string; arguments: string }>();
     const badIndices = new Set<string>();
     let chunkCount = 0;
+    let completionChunks = 0;
     let firstChunk: { id: string | null; model: string | null } = { id: null, model: null };
     try {
       for await (const chunk of s) {
         if (chunkCount++ === 0) firstChunk = { id: chunk.id ?? null, model: chunk.model ?? null };
+        if (Array.isArray(chunk.choices) || chunk.usage) completionChunks++;
         if (chunk.usage) usage = usageOf(chunk.usage);
-        const choice = chunk.choices?.[0];
+        const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
         if (!choice) continue;
         const d = choice.delta ?? {};
         if (typeof d.content === 'string' && d.content) {
@@ -165,8 +181,8 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
           let c = calls.get(index);
           if (!c) calls.set(index, (c = { id: '', name: '', arguments: '' }));
           if (tc.id) c.id = tc.id;
-          if (tc.function?.name) c.name += tc.function.name;
-          if (tc.function?.arguments) c.arguments += tc.function.arguments;
+          if (typeof tc.function?.name === 'string') c.name += tc.function.name;
+          if (tc.function?.arguments) c.arguments += argumentsText(tc.function.arguments);
           o.onDelta?.({ toolCall: { index, name: tc.function?.name, argumentsDelta: tc.function?.arguments } });
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -179,6 +195,11 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
     }
     // The SDK ends a stream quietly when its signal aborts: a late first byte looks like an empty reply.
     if (guard.slow && chunkCount === 0) throw new SlowFirstByteError(`no reply byte within ${limits.firstByteTimeoutMs} ms`);
+    if (completionChunks === 0) {
+      const whole = unstreamedCompletion(guard.seen);
+      if (whole) return fromCompletion(whole, o);
+    }
+    checkStreamed(guard.seen, chunkCount, completionChunks, where);
     return {
       text: text.length ? text : null,
       refusal: refusal.length ? refusal : null,
@@ -204,10 +225,10 @@ export function createOpenAIModel(opts: OpenAIModelOptions): Model {
           }
           if (err instanceof APIUserAbortError || o.signal?.aborted) throw new ModelRequestError('the request was stopped', null);
           const status = err instanceof APIError && typeof err.status === 'number' ? err.status : null;
-          const retryable = err instanceof APIConnectionError || status === 429 || status === 408 || (status !== null && status >= 500);
-          const message = err instanceof Error ? err.message : String(err);
+          const retryable = !(err instanceof NotACompletionError) && (err instanceof APIConnectionError || droppedMidReply(err) || status === 429 || status === 408 || (status !== null && status >= 500));
+          const message = describeRequestError(err, status, where, stream);
           if (!retryable || retries >= maxRetries) {
-            throw new ModelRequestError(`model request failed${retries ? ` after ${retries} retries` : ''}: ${status ?? 'no status'} ${message}`, status);
+            throw new ModelRequestError(`model request failed${retries ? ` after ${retries} retries` : ''}: ${message}`, status);
           }
           const hinted = err instanceof APIError ? retryAfterMs(err.headers) : null;
           const waitMs = hinted !== null ? Math.min(hinted, opts.maxRetryWaitMs ?? 60_000) : Math.min((opts.initialBackoffMs ?? 500) * 2 ** retries, 8000);

@@ -4,6 +4,7 @@
  * notices the first byte (a server that accepts the request and then says nothing is abandoned).
  * One guard per attempt, handed to the fetch through the request's `fetchOptions`.
  */
+import type { SeenResponse } from './wireReply';
 
 export interface ReplyLimits {
   /** Raw response body bytes (SSE framing included) before the reply is cut off. */
@@ -21,8 +22,15 @@ export class ReplyTooLargeError extends Error {
 /** The property under which a guard travels in the SDK's per-request `fetchOptions`. */
 const GUARD_KEY = 'robocellReplyGuard';
 
+/** How much of the body's start is kept for an error message (seen). */
+const HEAD_CHARS = 400;
+
 export class ReplyGuard {
   bytes = 0;
+  /** The response's status, content type and first characters: what an error says when the body is not a completion. */
+  seen: SeenResponse | null = null;
+  /** For a streamed request: a body that is no event stream is kept whole (it may be a completion sent unstreamed). */
+  keepUnstreamedBody = false;
   tooLarge = false;
   slow = false;
   private readonly ttfb = new AbortController();
@@ -60,15 +68,24 @@ export function guardedFetch(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const { [GUARD_KEY]: guard, ...rest } = (init ?? {}) as RequestInit & { [GUARD_KEY]?: ReplyGuard };
     const res = await base(input, rest);
+    if (guard) {
+      const contentType = res.headers.get('content-type');
+      const whole = guard.keepUnstreamedBody && !/^text\/event-stream/i.test(contentType ?? ''); // within maxReplyBytes
+      guard.seen = { status: res.status, contentType, head: '', ...(whole ? { whole: [] } : {}) };
+    }
     if (!guard || !res.body) {
       guard?.firstByte();
       return res;
     }
+    const seen = guard.seen!;
+    const decoder = new TextDecoder();
     const limited = res.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, ctl) {
           guard.firstByte();
           guard.bytes += chunk.byteLength;
+          seen.whole?.push(chunk);
+          if (seen.head.length < HEAD_CHARS) seen.head = (seen.head + decoder.decode(chunk.subarray(0, HEAD_CHARS), { stream: true })).slice(0, HEAD_CHARS);
           if (guard.bytes > guard.limits.maxReplyBytes) {
             guard.tooLarge = true;
             ctl.error(new ReplyTooLargeError(`the reply passed ${guard.limits.maxReplyBytes} bytes`));
