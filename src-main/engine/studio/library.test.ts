@@ -179,6 +179,12 @@ describe('episode library', () => {
     // A moment recorded without a snapshot has none; one whose file leaves the folder is refused.
     expect(lib.snapshotAt(id, events.map((e) => (e.type === 'start' ? { ...e, snapshotFile: null } : e)), 0)).toBeNull();
     expect(() => lib.snapshotAt(id, events.map((e) => (e.type === 'start' ? { ...e, snapshotFile: '../../x.json' } : e)), 0)).toThrow(/snapshot \.\.\/\.\.\/x\.json of .* is missing/);
+    // A damaged snapshot file is named, as the folder's problem; the others still read.
+    writeFileSync(join(lib.userDir, id, second.snapshotFile), '{"state": "AAAA');
+    expect(() => lib.snapshotAt(id, events, 2)).toThrow(new RegExp(`^snapshot ${second.snapshotFile} of ${id} is damaged \\(.*JSON.*\\); the other moments`));
+    writeFileSync(join(lib.userDir, id, second.snapshotFile), '{"state": "AAAA", "extra": {}}');
+    expect(() => lib.snapshotAt(id, events, 2)).toThrow(/is damaged \(snapshot file: state has 3 bytes, not a whole number of float64s\)/);
+    expect(lib.snapshotAt(id, events, 0)).toEqual(read('snapshots/0000.json'));
   });
 
   it('never resolves ids or files outside the library', () => {

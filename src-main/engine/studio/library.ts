@@ -127,7 +127,12 @@ export class EpisodeLibrary {
     if (!file) return null;
     const path = this.filePath(id, file);
     if (!path) throw new RpcError('not-found', `snapshot ${file} of ${id} is missing`);
-    return deserializeSnapshot(readFileSync(path, 'utf8'));
+    try {
+      return deserializeSnapshot(readFileSync(path, 'utf8'));
+    } catch (err) {
+      // A bare JSON.parse message ("Unexpected token…") would not say which file, nor that it is the folder's fault.
+      throw new RpcError('invalid-argument', `snapshot ${file} of ${id} is damaged (${err instanceof Error ? err.message : String(err)}); the other moments and the events are unaffected`);
+    }
   }
 
   /**
