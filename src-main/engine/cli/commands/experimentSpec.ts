@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { AgentInterface, type AgentSettings } from '../../../../src-shared/episode';
-import { parseSeeds, type ExperimentSpecInput } from '../../../../src-shared/experiments';
+import { z } from 'zod';
+import { ExperimentSpec, parseSeeds, type ExperimentSpecInput } from '../../../../src-shared/experiments';
 import { DEFAULT_SETTINGS } from '../../agent/loop';
 import type { ExperimentCaps } from '../../experiments/coordinator';
 import type { EndpointLimits } from '../../experiments/limiter';
@@ -79,7 +80,32 @@ export function readSpecFile(path: string): Record<string, unknown> {
     throw new UsageError(`spec ${path} is not valid ${['.yaml', '.yml'].includes(extname(path).toLowerCase()) ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`spec ${path} must be an object`);
+  // The schema drops keys it does not know: a misspelt "seedz" or budgets "maxCall" would run the
+  // experiment with the defaults instead, and that cannot be seen in its results.
+  const unknown = unknownKeys(raw, ExperimentSpec);
+  if (unknown.length) throw new UsageError(`spec ${path}: ${unknown.map((u) => `unknown key "${u.key}" (known${u.where ? ` in ${u.where}` : ''}: ${u.known.join(', ')})`).join('; ')}`);
   return raw as Record<string, unknown>;
+}
+
+/** The object schema under wrappers (default, optional, nullable), or null when it is no object. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
+  let t: unknown = schema;
+  for (let depth = 0; depth < 8 && t; depth++) {
+    if (t instanceof z.ZodObject) return t.shape as Record<string, z.ZodType>;
+    t = (t as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+  }
+  return null;
+}
+
+/** Keys of `value` (and of its nested objects) that `schema` does not have, with where they are. */
+export function unknownKeys(value: unknown, schema: z.ZodType, where = ''): Array<{ key: string; where: string; known: string[] }> {
+  const shape = objectShape(schema);
+  if (!shape || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([key, v]) => {
+    const field = shape[key];
+    if (!field) return [{ key: where ? `${where}.${key}` : key, where, known: Object.keys(shape) }];
+    return unknownKeys(v, field, where ? `${where}.${key}` : key);
+  });
 }
 
 /** The spec file's fields, overridden by any flag given; unspecified settings take the defaults. */
