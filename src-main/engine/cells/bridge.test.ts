@@ -84,3 +84,84 @@ describe('PrimitiveBridge results', () => {
     expect(await bridge.handle('plain', '[]')).toBe('v{"a":[1,{"b":"x"}],"n":null}');
   });
 });
+
+describe('PrimitiveBridge calls', () => {
+  const spec = (name: string, positional: PrimitiveSpec['positional'] = []): PrimitiveSpec => ({ name, summary: name, positional, options: [], returns: [], motion: false });
+  const setup = async (invoke: (args: Record<string, unknown>) => Promise<unknown>) => {
+    const { PrimitiveBridge, newCellState } = await import('./bridge');
+    const specs = [spec('go'), spec('echo', [{ name: 'value', type: 'any', doc: '', schema: z.unknown() }])];
+    const registry = { list: () => specs, get: (n: string) => { const s = specs.find((x) => x.name === n); return s && { spec: s, invoke }; } };
+    const stops: string[] = [];
+    const bridge = new PrimitiveBridge({ registry, stopCell: (cell, stop) => { stops.push(stop.reason); cell.stop = stop; cell.signalStopped(); } });
+    const cell = newCellState({ wallMs: 1e9, simSteps: 1e9 }, {});
+    bridge.cell = cell;
+    return { bridge, cell, stops };
+  };
+
+  it('answers what needs no primitive synchronously, with a plain string', async () => {
+    const { bridge, cell } = await setup(async () => 1);
+    expect(bridge.handleMessage(42)).toBe('e{"type":"Error","message":"malformed robo call"}');
+    expect(bridge.handleMessage('go[]')).toBe('e{"type":"Error","message":"malformed robo call"}');
+    expect(bridge.handleMessage('nope  []')).toBe('e{"type":"PrimitiveError","message":"robo.nope is not a primitive"}');
+    // a malformed argument list is recorded as the call it was, with no arguments
+    expect(bridge.handleMessage('echo  []')).toMatch(/^e\{"type":"PrimitiveError","message":"robo.echo: missing argument 1 'value'/);
+    expect(cell.calls).toMatchObject([{ name: 'echo', args: {}, outcome: 'error' }]);
+    bridge.cell = null;
+    expect(bridge.handleMessage('go  []')).toBe('e{"type":"Error","message":"robo calls are only possible while a cell runs"}');
+  });
+
+  it('reads name, repeats and argument JSON from one message, and drops __proto__ keys however they are spelled', async () => {
+    const seen: unknown[] = [];
+    const { bridge, cell } = await setup(async (a) => (seen.push(a), { ok: true }));
+    expect(await bridge.handleMessage('echo  [{"a": "x y", "__proto__": {"polluted": 1}}]')).toBe('v{"ok":true}');
+    expect(await bridge.handleMessage('echo  [{"b": 2, "\\u005f_proto__": {"polluted": 1}}]')).toBe('v{"ok":true}');
+    expect(await bridge.handleMessage('echo  [{"c": "\\"quoted\\""}]')).toBe('v{"ok":true}');
+    expect(seen).toEqual([{ value: { a: 'x y' } }, { value: { b: 2 } }, { value: { c: '"quoted"' } }]);
+    expect(Object.getPrototypeOf((seen[0] as { value: object }).value)).toBe(Object.prototype);
+    expect(cell.calls.map((c) => c.outcome)).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('releases a waiting call at a stop; the primitive is recorded when it ends and settle() waits for it', async () => {
+    let finish: (v: unknown) => void = () => {};
+    const { bridge, cell } = await setup(() => new Promise((r) => (finish = r)));
+    const reply = bridge.handle('go', '[]');
+    expect(reply).toBeInstanceOf(Promise);
+    cell.stop = { reason: 'interrupted', message: 'stop' };
+    cell.signalStopped();
+    expect(await reply).toBe('!');
+    expect(cell.calls).toEqual([]);
+    let settled = false;
+    const settling = bridge.settle().then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(settled).toBe(false);
+    finish({ late: true });
+    await settling;
+    expect(cell.calls).toMatchObject([{ name: 'go', outcome: 'stopped' }]);
+    // later calls of the stopped cell are answered at once
+    expect(bridge.handle('go', '[]')).toBe('!');
+  });
+
+  it('stops the cell when a primitive ends the episode, and reports other failures by type', async () => {
+    const { EpisodeFinished } = await import('../primitives/types');
+    let fail: unknown = new PrimitiveError('bad target');
+    const { bridge, cell, stops } = await setup(async () => {
+      throw fail;
+    });
+    expect(await bridge.handle('go', '[]')).toBe('e{"type":"PrimitiveError","message":"bad target"}');
+    fail = new Error('boom');
+    expect(await bridge.handle('go', '[]')).toBe('e{"type":"Error","message":"boom"}');
+    fail = new EpisodeFinished('solved');
+    expect(await bridge.handle('go', '[]')).toBe('!');
+    expect(stops).toEqual(['episode-finished']);
+    expect(cell.calls.map((c) => [c.outcome, c.error])).toEqual([['error', 'bad target'], ['error', 'boom'], ['finished', 'solved']]);
+  });
+
+  it('fails the call, rather than leaving it waiting, when a hook throws', async () => {
+    const { bridge, cell } = await setup(async () => 1);
+    cell.hooks.onPrimitiveCall = () => {
+      throw new Error('recorder broke');
+    };
+    await expect(bridge.handle('go', '[]')).rejects.toThrow('recorder broke');
+    await bridge.settle();
+  });
+});
