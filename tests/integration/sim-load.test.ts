@@ -118,6 +118,12 @@ describe('load failures are clear and leave the engine working', () => {
     await stillWorks();
   });
 
+  it('a directory given as the model', async () => {
+    const e = await loadError(() => Sim.load(dir));
+    expect(e.reason).toBe('is a directory, not an MJCF file');
+    await stillWorks();
+  });
+
   it('a missing mesh names the mesh file and the MJCF that wants it', async () => {
     const e = await loadError(() => Sim.load(join(dir, 'missing-mesh.xml')));
     expect(e.file).toBe(join(dir, 'missing-mesh.xml'));

@@ -62,7 +62,8 @@ export function collectModelFiles(mjcfPath: string, opts: LoadOptions = {}): Map
   const readXml = (abs: string, referencedBy: string | null): void => {
     if (files.has(abs)) return; // an include cycle or a repeated include: MuJoCo reports it if it matters
     if (!existsSync(abs) || !statSync(abs).isFile()) {
-      const reason = referencedBy ? `included file ${abs} does not exist (included from ${referencedBy})` : 'file not found';
+      const what = existsSync(abs) ? 'is a directory, not an MJCF file' : 'does not exist';
+      const reason = referencedBy ? `included file ${abs} ${what} (included from ${referencedBy})` : existsSync(abs) ? what : 'file not found';
       throw new SimLoadError(referencedBy ?? abs, reason);
     }
     let xml = readFileSync(abs, 'utf8');
