@@ -6,7 +6,7 @@
  * An episode's wall is the figure results.jsonl records and the report's per-episode time shows
  * (episodeWallMs): its world's build (setupMs) plus its own clock, first event to verdict
  * (totals.wallMs). Everything else in the experiment's wall is the runner's: worker start-up, IPC,
- * collections between episodes, recording and moving folders.
+ * forced collections between episodes (only past a growth margin), recording and moving folders.
  * The experiment's wall is what `robocell experiment run` spends after its arguments are parsed:
  * preparing the folder (manifest), then runExperiment from recovery to the session line and the
  * workers' exit, i.e. until results.jsonl holds every line the report reads.

@@ -82,7 +82,7 @@ async function memoryRun(): Promise<void> {
   const n = rss.length;
   const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
   console.log(`episode worker: ${n} episodes (every task, seeds 5–6, both arms, front + wrist images, ${process.env.ROBOCELL_BENCH_WORKER_LANGUAGE ?? DEFAULT_SETTINGS.language} cells), ${okCount} solved, ${(wallMs / n).toFixed(0)} ms each on average`);
-  console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}; ${collections} forced collections (the worker's: every second episode, or sooner when RSS grew past its last collected size)`);
+  console.log(`  rss at start ${mib(startRss)}; after episode 1 ${mib(at(1))}, 20 ${mib(at(20))}, ${Math.min(100, n)} ${mib(at(100))}, ${n} ${mib(at(n))}; peak (max rss) ${mib(maxRss)}; highest sampled during an episode ${mib(sampledPeak.rss)}, in ${sampledPeak.at}; ${collections} forced collections (the worker's: only when RSS grew 64 MiB or 15% past its floor, experiments/collector.ts)`);
   // RSS beyond these three is native: MuJoCo's and the renderer's memory, isolates (a Python sandbox's wasm memory and heap), code
   console.log(`  after episode 20: ${breakdown.get(Math.min(20, n)) ?? '?'}; after episode ${n}: ${breakdown.get(n) ?? '?'}; Python snapshot: ${snapshots.join(', ') || 'not used'}`);
   reportTarget({ name: '4a worker peak RSS', figure: mib(maxRss), ratio: `${(maxRss / MiB / PEAK_TARGET_MIB).toFixed(2)}× the target`, target: `≤ ${PEAK_TARGET_MIB} MiB`, met: maxRss <= PEAK_TARGET_MIB * MiB });

@@ -26,7 +26,7 @@ export interface RunJobOptions {
  * Node flags of every worker process. A worker renders, encodes PNGs and runs cells: lots of
  * short-lived garbage, for which V8's default 16 MiB semi-spaces let the heap's footprint swing
  * to ~170 MiB; 2 MiB ones keep it near 70 MiB. --expose-gc lets the worker collect between
- * episodes, every second one or sooner when it grew (experiments/collector.ts). Issue 18: a
+ * episodes when its RSS grew well past its floor (experiments/collector.ts). Issue 18: a
  * worker ≤ 400 MiB RSS, flat. --heap-growing-percent=10: after a collection V8 lets the old
  * generation grow only 10% above what survived (its default factor is up to 4x), so one episode's
  * world-build garbage and the first Python sandbox's boot no longer pile up on top of each other
