@@ -7,7 +7,7 @@
  * snapshot came from its own child ('child').
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,5 +86,16 @@ describe('the Python snapshot on a cold cache shared by several processes', () =
     const builder = ended.find((e) => e.said!.from === 'child')!;
     expect(builder.stderr).toMatch(/took over the lock .* process \d+ is no longer running/);
     expect(readdirSync(cache)).toEqual([expect.stringMatching(/^pyodide-.*-snapshot-[0-9a-f]{16}\.bin$/)]);
+  }, 200_000);
+
+  it('is still made where the cache directory cannot be (a file in its path): no lock, no cache, said once each', async () => {
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, 'not a directory');
+    const e = await startProbe(join(blocked, 'cache')).ended;
+    expect([e.code, e.signal], e.stderr).toEqual([0, null]);
+    expect(e.said).toMatchObject({ from: 'child', cached: false });
+    expect(e.stderr).toMatch(/no lock can be made at .*ENOTDIR.*; making it without one/);
+    expect(e.stderr).toMatch(/could not cache the Python snapshot in .*ENOTDIR.*; each process will make its own/);
+    expect(e.stderr).not.toMatch(/making it again/);
   }, 200_000);
 });

@@ -130,7 +130,8 @@ export async function readSnapshotFile(path: string, key: string, trusted: FileI
   try {
     fh = await open(path, 'r');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // ENOTDIR: a part of the cache path is a file, so there is no snapshot file either (the write says so).
+    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
     return { problem: `cannot be read (${(err as Error).message})` };
   }
   try {
@@ -232,7 +233,11 @@ export async function loadSnapshot(
 async function makeAndCache(limits: SnapshotLimits, seed: number, dir: string, path: string, key: string, problem: string | null): Promise<{ bytes: ArrayBuffer; identity: FileIdentity | null }> {
   if (problem) {
     process.stderr.write(`cells: the cached Python snapshot ${path} ${problem}; making it again\n`);
-    rmSync(path, { force: true });
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // an unusable cache directory: writing the new file below says why
+    }
   }
   const bytes = await makeInChild(limits, seed);
   let identity: FileIdentity | null = null;
