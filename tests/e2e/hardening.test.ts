@@ -3,36 +3,31 @@
  * download (no path ever reaches the engine), a crafted export cannot write outside the library,
  * episode files are served sandboxed, and the saved key does not follow a changed endpoint.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { ROOT, startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { ROOT, type RunningEngine } from '../helpers/engine';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`hardening-${name}.png`) });
 const DEMO = readdirSync(join(ROOT, 'assets', 'demo-episodes')).find((d) => /-tools-[0-9a-f]+$/.test(d)) ?? readdirSync(join(ROOT, 'assets', 'demo-episodes'))[0];
 
 describe('web mode hardening (issue 16)', () => {
+  let studio: OpenStudio;
   let engine: RunningEngine;
-  let browser: Browser;
   let page: Page;
   let root: string;
   let episodesDir: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'rc-e2e-hardening-'));
+    studio = await openStudio('hardening', { viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    ({ engine, page, dir: root } = studio);
     episodesDir = join(root, 'episodes');
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: episodesDir, ROBOCELL_CONFIG: join(root, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('export is a download; a crafted copy goes through the file picker and cannot leave the library', async () => {

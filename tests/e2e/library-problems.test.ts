@@ -6,10 +6,11 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { ROOT, startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { ROOT } from '../helpers/engine';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 // The bundled tool-arm example (its folder name changes whenever the examples are regenerated).
 const DEMO = readdirSync(join(ROOT, 'assets', 'demo-episodes')).find((d) => /-tools-[0-9a-f]+$/.test(d))!;
@@ -17,8 +18,7 @@ const DAMAGED = '20261201T120000Z-st-tower-three-default-s0-tools-d4a4a6';
 const PROBLEM = 'events.jsonl line 4: not valid JSON (at character 18); line 6: type: not a known event type';
 
 describe('a damaged episode in the Library', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
   let root: string;
   let episodesDir: string;
@@ -37,15 +37,11 @@ describe('a damaged episode in the Library', () => {
     lines[5] = '{"type":"warp","t":1}';
     writeFileSync(join(dir, 'events.jsonl'), lines.map((l) => l + '\n').join(''));
 
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: episodesDir, ROBOCELL_CONFIG: join(root, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    studio = await openStudio('library-problems', { viewport: { width: 1440, height: 900 }, acceptDownloads: true, episodesDir });
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('lists it with the bad lines named, says the same on opening, and still exports and deletes it', async () => {

@@ -4,13 +4,10 @@
  * and keyboard work (Space, Step after a mid-motion pause, budgets, Home/End, the sheet), one
  * vocabulary of outcomes everywhere, and an edit never holds another episode's arguments.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`researcher-${name}.png`) });
@@ -25,24 +22,16 @@ async function runToEnd(page: Page): Promise<void> {
 }
 
 describe('the studio as a researcher meets it', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-researcher-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
     // A fresh profile: the studio's first start.
-    await page.goto(engine.url);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    studio = await openStudio('researcher', { demo: true });
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('4: the first screen explains the example; header and form agree; a reload previews the form’s instance', async () => {
@@ -270,6 +259,6 @@ describe('the studio as a researcher meets it', () => {
     expect(await page.getByTestId('notice').allTextContents()).not.toContainEqual(expect.stringMatching(/unknown argument/));
     await shot(page, '1b-replayed');
     await page.getByTestId('duel-close').click();
-    expect(pageErrors).toEqual([]);
+    expect(studio.pageErrors).toEqual([]);
   });
 });

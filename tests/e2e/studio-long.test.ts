@@ -3,15 +3,12 @@
  * context) while calls keep arriving. The model is a stand-in served by the project's
  * OpenAI-compatible test server: it asks for the robot state on every call and never finishes.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model, ModelReply } from '../../src-main/engine/agent/model';
 import { startTestServer, type TestServer } from '../../src-main/engine/agent/testServer';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 /** The outcome badge once the episode has ended (it reads "running" before). */
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
@@ -30,23 +27,17 @@ const poller: Model = {
 };
 
 describe('a 200-call live episode', () => {
-  let engine: RunningEngine;
+  let studio: OpenStudio;
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     server = await startTestServer({ planner: poller });
-    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-long-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    studio = await openStudio('long');
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
     await server?.close();
   });
 

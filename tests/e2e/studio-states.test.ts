@@ -3,34 +3,25 @@
  * model that fails, a cell that fails, a cell stopped by its budget or by the Stop button, and the
  * API key never coming back to the UI.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 /** The outcome badge once the episode has ended (it reads "running" before). */
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 
 describe('studio states', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-states-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // A fresh profile: the studio's first start.
-    await page.goto(engine.url);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    studio = await openStudio('states', { demo: true });
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('opens the bundled example pair, labelled as the offline heuristic agent, in the duel view on first start', async () => {

@@ -2,13 +2,10 @@
  * The researcher's walk through the studio in Chromium: run → watch → scrub → edit a cell →
  * replay → fork → duel, with a screenshot of each step in test-artifacts/.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 /** The outcome badge once the episode has ended (it reads "running" before). */
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
@@ -23,24 +20,15 @@ async function runEpisode(page: Page, arm: 'code' | 'tools'): Promise<void> {
 }
 
 describe('studio walk-through', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const episodesDir = mkdtempSync(join(tmpdir(), 'rc-e2e-eps-'));
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: episodesDir, ROBOCELL_CONFIG: join(episodesDir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+    studio = await openStudio('studio');
+    page = studio.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
   });
 
   it('runs an episode with the offline heuristic agent and watches it live', async () => {
@@ -119,6 +107,6 @@ describe('studio walk-through', () => {
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('duel-chart').textContent()).resolves.toMatch(/tool-calling arm .* in \d+ calls/);
     await shot(page, '6-duel');
-    expect(pageErrors).toEqual([]);
+    expect(studio.pageErrors).toEqual([]);
   });
 });
