@@ -3,11 +3,14 @@
  * a re-execution that matches, one that differs at an action, one that stopped early, a prefix
  * (fork), and a recording without a start event.
  */
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEpisode } from '../episodes/store';
 import { packageRoot } from '../paths';
-import { checkStateHashes, stateHashes } from './replay';
+import { checkStateHashes, replayEpisode, stateHashes } from './replay';
+import { createToyEnvironment } from './testing/toyEnvironment';
 
 const { events } = loadEpisode(join(packageRoot(), 'tests', 'fixtures', 'episode-v1-toy'));
 const actions = events.filter((e) => e.type === 'action');
@@ -53,5 +56,14 @@ describe('checkStateHashes', () => {
   it('counts a recording without a start event as a mismatch of the initial state', () => {
     const noStart = events.filter((e) => e.type !== 'start');
     expect(checkStateHashes(noStart, stateHashes(events))).toMatchObject({ firstMismatch: 0 });
+  });
+
+  it('a replay of a folder whose events.jsonl is empty says that no start was recorded', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'rc-replay-')), 'ep');
+    cpSync(join(packageRoot(), 'tests', 'fixtures', 'episode-v1-toy'), dir, { recursive: true });
+    const toy = { toy: async (i: Parameters<typeof createToyEnvironment>[0]) => createToyEnvironment(i) };
+    expect(await replayEpisode(dir, toy)).toMatchObject({ matched: true, startRecorded: true });
+    writeFileSync(join(dir, 'events.jsonl'), '');
+    expect(await replayEpisode(dir, toy)).toMatchObject({ matched: false, initialMatch: false, startRecorded: false, steps: [] });
   });
 });

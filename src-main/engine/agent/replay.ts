@@ -22,6 +22,8 @@ export interface ReplayReport {
   /** True when the initial state and every action's state matched. */
   matched: boolean;
   initialMatch: boolean;
+  /** False when events.jsonl records no start event (empty, or its first line lost): there was no initial state to check against. */
+  startRecorded: boolean;
   steps: ReplayStep[];
   mismatches: number;
   truncatedTail: boolean;
@@ -111,7 +113,8 @@ export async function replayEpisode(dir: string, factories: Record<string, Envir
       .filter((c) => c.index > 0)
       .map((c) => ({ index: c.index, name: names.get(c.index) ?? '', expectedHash: c.expectedHash, actualHash: c.actualHash ?? '', match: c.match }));
     const mismatches = checks.filter((c) => !c.match).length;
-    return { dir, episodeId: ep.meta.id, matched: mismatches === 0, initialMatch, steps, mismatches, truncatedTail: ep.truncatedTail, wallMs: Date.now() - t0 };
+    const startRecorded = ep.events.some((e) => e.type === 'start');
+    return { dir, episodeId: ep.meta.id, matched: mismatches === 0, initialMatch, startRecorded, steps, mismatches, truncatedTail: ep.truncatedTail, wallMs: Date.now() - t0 };
   } finally {
     env.dispose();
   }
