@@ -5,15 +5,14 @@
  * layout (rename, dates, export names, duplicate and bad imports, a real Import button, the Model
  * select not cut off, a scratch cell at the selected moment shown in 3D).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchChromium } from '../helpers/browser';
-import { startEngineProcess, type RunningEngine } from '../helpers/engine';
+import { artifactPath } from '../helpers/browser';
+import { openStudio, type OpenStudio } from '../helpers/studio';
 
 const FINISHED = '[data-testid="verdict"]:not([data-outcome="running"])';
 const shot = (page: Page, name: string) => page.screenshot({ path: artifactPath(`researcher-${name}.png`) });
@@ -43,31 +42,27 @@ function startStubEndpoint(): Promise<{ server: Server; baseUrl: string }> {
 }
 
 describe('settings, charts and the library as a researcher meets them', () => {
-  let engine: RunningEngine;
-  let browser: Browser;
+  let studio: OpenStudio;
   let page: Page;
   let stub: { server: Server; baseUrl: string };
   let dir: string;
   let ours = '';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rc-e2e-researcher2-'));
     stub = await startStubEndpoint();
-    engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json') } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    // Playwright intercepts file choosers only once a 'filechooser' listener exists, and it switches
-    // that on without waiting (Page.setInterceptFileChooserDialog); a chooser that opens before it
-    // lands is cancelled by headless Chromium (the input saw 'cancel' 40 ms after the key press on a
-    // loaded machine). Listening from the start means step 8's key press meets interception already on.
-    page.on('filechooser', () => undefined);
-    await page.goto(`${engine.url}&demo=0`);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-    await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+    studio = await openStudio('researcher2', {
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: true,
+      // Playwright intercepts file choosers only once a 'filechooser' listener exists, and it switches
+      // that on without waiting (Page.setInterceptFileChooserDialog); a chooser that opens before it
+      // lands is cancelled by headless Chromium (the input saw 'cancel' 40 ms after the key press on a
+      // loaded machine). Listening from the start means step 8's key press meets interception already on.
+      beforeLoad: (p) => p.on('filechooser', () => undefined),
+    });
+    ({ page, dir } = studio);
   });
   afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
+    await studio?.close();
     stub?.server.close();
   });
 

@@ -14,6 +14,8 @@ export interface OpenStudioOptions {
   /** More environment for the engine (experiments folder, fake endpoints). */
   env?: Record<string, string>;
   acceptDownloads?: BrowserContextOptions['acceptDownloads'];
+  /** Called with the new page before it loads the studio (listeners that must be on from the start). */
+  beforeLoad?: (page: Page) => void;
 }
 
 export interface OpenStudio {
@@ -39,6 +41,7 @@ export async function openStudio(name: string, opts: OpenStudioOptions = {}): Pr
   const pageErrors: string[] = [];
   const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: opts.acceptDownloads });
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  opts.beforeLoad?.(page);
   // A fresh browser profile: without `demo=0` the studio opens the demo as on a first start.
   await page.goto(opts.demo ? engine.url : `${engine.url}&demo=0`);
   await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
