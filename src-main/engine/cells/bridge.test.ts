@@ -156,6 +156,13 @@ describe('PrimitiveBridge calls', () => {
     expect(cell.calls.map((c) => [c.outcome, c.error])).toEqual([['error', 'bad target'], ['error', 'boom'], ['finished', 'solved']]);
   });
 
+  it('refuses a registry whose primitive names a message could not carry', async () => {
+    const { PrimitiveBridge } = await import('./bridge');
+    const specs = [spec('move to')];
+    const registry = { list: () => specs, get: () => ({ spec: specs[0], invoke: async () => 1 }) };
+    expect(() => new PrimitiveBridge({ registry, stopCell: () => {} })).toThrow(/white space/);
+  });
+
   it('fails the call, rather than leaving it waiting, when a hook throws', async () => {
     const { bridge, cell } = await setup(async () => 1);
     cell.hooks.onPrimitiveCall = () => {

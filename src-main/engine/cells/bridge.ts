@@ -94,6 +94,8 @@ export class PrimitiveBridge {
 
   constructor(private readonly opts: BridgeOptions) {
     for (const spec of opts.registry.list()) {
+      // A call names its primitive before the first space of its message (handleMessage).
+      if (/\s/.test(spec.name)) throw new Error(`primitive name ${JSON.stringify(spec.name)} has white space; primitive names are identifiers`);
       const p = opts.registry.get(spec.name);
       if (p) this.primitives.set(spec.name, p);
     }

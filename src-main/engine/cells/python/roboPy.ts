@@ -5,12 +5,12 @@
  *
  * A call is one crossing into the isolate's JavaScript with one plain string (name, repeats and
  * argument JSON, see PrimitiveBridge.handleMessage) and one string back, so Pyodide makes no proxy
- * per call. What a call costs on the
- * Python side is what runs in wasm, several times slower than native CPython, so the hot path is
- * kept to C calls: arguments are encoded and replies parsed by a JSON encoder and scanner made
- * once (json.dumps and json.loads build one per call when given options), result keys are
- * snake-cased through a memo (a few dozen distinct keys recur in every result), and a query-cache
- * repeat is copied by a function made once for the answer's shape (see _copier).
+ * per call. What a call costs on the Python side is what runs in wasm, several times slower than
+ * native CPython, so the hot path is kept to C calls: arguments are encoded and replies parsed by
+ * a JSON encoder and scanner made once (json.dumps builds an encoder per call, json.loads a
+ * scanner per call when given options), result keys are snake-cased through a memo (a few dozen
+ * distinct keys recur in every result), and a query-cache repeat is copied by a function made once
+ * for the answer's shape (see _copier).
  */
 
 import { MAX_REPEATS_PER_REPORT } from '../bridge';
