@@ -187,7 +187,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
       {override && (
         <div className="scene-caption scratch" data-testid="scene-scratch" data-live-copy={overrideBeforeCall ?? undefined}>
           {overrideBeforeCall !== null
-            ? `scratch copy: where the scratch cell left the copy of the run paused before call ${overrideBeforeCall}; the live run has not moved (Resume or Step shows it again)`
+            ? `scratch copy, not the live run: where the scratch cell left the copy taken before call ${overrideBeforeCall} (Resume or Step shows the run)`
             : 'showing where the scratch cell left the robot (not part of the recording)'}
         </div>
       )}
