@@ -7,6 +7,7 @@ import { loadEpisode } from '../episodes/store';
 import { DEFAULT_SETTINGS, runEpisode } from './loop';
 import type { Model, ModelReply } from './model';
 import { createToyEnvironment } from './testing/toyEnvironment';
+import { JAVASCRIPT_TOOL, PYTHON_TOOL } from './prompt';
 import { resolveReply } from './turn';
 
 const reply = (p: Partial<ModelReply>): ModelReply => ({ text: null, toolCalls: [], refusal: null, finishReason: 'tool_calls', usage: null, retries: 0, raw: null, ...p });
@@ -35,6 +36,17 @@ describe('resolveReply: what a reply asks for', () => {
     const r = resolveReply(reply({ toolCalls: [call('read', '  '), call('add', '{"n":1}', 'b'), call('finish', '{}', 'c')] }), tools);
     expect(r).toMatchObject({ kind: 'action', toolCall: { name: 'read' }, args: {} });
     expect(r.kind === 'action' && r.extra.map((c) => c.id)).toEqual(['b', 'c']);
+  });
+
+  it('a code-tool call without a string "code" is rejected, not run as an empty cell', () => {
+    const codeTools = [PYTHON_TOOL, JAVASCRIPT_TOOL, ...tools];
+    expect(resolveReply(reply({ toolCalls: [call('python', '{}')] }), codeTools)).toMatchObject({ kind: 'rejected', fault: { kind: 'bad-arguments', detail: 'python takes {"code": string}; it had no arguments' } });
+    expect(resolveReply(reply({ toolCalls: [call('python', '')] }), codeTools)).toMatchObject({ kind: 'rejected', fault: { kind: 'bad-arguments', detail: 'python takes {"code": string}; it had no arguments' } });
+    expect(resolveReply(reply({ toolCalls: [call('python', '{"source":"print(1)","lang":"py"}')] }), codeTools)).toMatchObject({ fault: { detail: 'python takes {"code": string}; it had "source", "lang" instead' } });
+    expect(resolveReply(reply({ toolCalls: [call('javascript', '{"code":5}')] }), codeTools)).toMatchObject({ fault: { detail: 'javascript takes {"code": string}; "code" was a number' } });
+    expect(resolveReply(reply({ toolCalls: [call('javascript', '{"code":null}')] }), codeTools)).toMatchObject({ fault: { detail: 'javascript takes {"code": string}; "code" was null' } });
+    // An empty program is still a program.
+    expect(resolveReply(reply({ toolCalls: [call('python', '{"code":""}')] }), codeTools)).toMatchObject({ kind: 'action', args: { code: '' } });
   });
 
   it('finish carries the model status and summary only when they are strings', () => {

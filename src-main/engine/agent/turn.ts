@@ -13,6 +13,7 @@ import type { Tally } from './accounting';
 import { executeAction, type ActionContext } from './actions';
 import type { Environment } from './environment';
 import { ModelRequestError, type Model, type ModelContext, type ModelReply } from './model';
+import { JAVASCRIPT_TOOL, PYTHON_TOOL } from './prompt';
 import type { Transcript } from './transcript';
 
 /** What every turn of one episode shares. */
@@ -144,6 +145,13 @@ export function resolveReply(reply: ModelReply, tools: ToolDef[]): ResolvedReply
   } catch (err) {
     const detail = `arguments of ${toolCall.name} are not a valid JSON object (${err instanceof Error ? err.message : String(err)}): ${toolCall.arguments.slice(0, 200)}`;
     return { kind: 'rejected', toolCall, extra, fault: { kind: 'bad-arguments', detail } };
+  }
+  // A code-tool call without a string `code` ({}, {"source": …}, {"code": 5}) would run as an
+  // empty cell and answer "ok": the model would take its program for run.
+  if ((toolCall.name === PYTHON_TOOL.name || toolCall.name === JAVASCRIPT_TOOL.name) && typeof args.code !== 'string') {
+    const keys = Object.keys(args);
+    const got = 'code' in args ? `"code" was ${args.code === null ? 'null' : Array.isArray(args.code) ? 'an array' : `a ${typeof args.code}`}` : keys.length ? `it had ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} instead` : 'it had no arguments';
+    return { kind: 'rejected', toolCall, extra, fault: { kind: 'bad-arguments', detail: `${toolCall.name} takes {"code": string}; ${got}` } };
   }
   if (toolCall.name === 'finish') {
     const finishCall = { status: typeof args.status === 'string' ? args.status : null, summary: typeof args.summary === 'string' ? args.summary : null };
