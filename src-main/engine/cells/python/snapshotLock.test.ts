@@ -98,6 +98,17 @@ describe('buildOnce', () => {
     expect(said.join('\n')).toMatch(/on elsewhere has held it 1\d\d s, longer than any build/);
   });
 
+  it('judges the age by the file too: an owner whose clock runs ahead does not hold it for ever', async () => {
+    const lock = lockIn();
+    const s = stand();
+    writeLock(lock, { host: 'elsewhere', startedAtMs: Date.now() + 3_600_000 });
+    const old = new Date(Date.now() - 2 * opts.staleMs);
+    utimesSync(lock, old, old);
+    const said: string[] = [];
+    expect(await buildOnce(lock, s.ready, s.build, { ...opts, say: (l) => said.push(l) })).toMatchObject({ built: true });
+    expect(said.join('\n')).toMatch(/has held it 1\d\d s/);
+  });
+
   it("does not judge another host's pid, and stops waiting when the process exits", async () => {
     const lock = lockIn();
     const s = stand();

@@ -80,7 +80,9 @@ function staleness(found: { owner: LockOwner | null; mtimeMs: number }, staleMs:
   const { owner } = found;
   if (!owner) return now - found.mtimeMs > UNWRITTEN_GRACE_MS ? 'its owner never wrote it' : null;
   if (owner.host === hostname() && owner.pid !== process.pid && !pidRunning(owner.pid)) return `process ${owner.pid} is no longer running`;
-  if (now - owner.startedAtMs > staleMs) return `process ${owner.pid} on ${owner.host} has held it ${Math.round((now - owner.startedAtMs) / 1000)} s, longer than any build`;
+  // The earlier of its own clock and the file's: an owner whose clock runs ahead cannot hold it for ever.
+  const heldMs = now - Math.min(owner.startedAtMs, found.mtimeMs);
+  if (heldMs > staleMs) return `process ${owner.pid} on ${owner.host} has held it ${Math.round(heldMs / 1000)} s, longer than any build`;
   return null;
 }
 
