@@ -181,6 +181,10 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
         ))}
       </div>
       {!episodeId && !preview && <div className="scene-empty">Run an episode or open one from the library.</div>}
+      {/* Building a world takes a moment (seconds on a busy machine): say so rather than show an empty pane. */}
+      {(episodeId ?? previewKey) !== null && loadedId !== (episodeId ?? previewKey) && !error && (
+        <div className="scene-empty" data-testid="scene-loading">{episodeId ? 'loading the scene…' : 'loading the scene of the Run form’s instance…'}</div>
+      )}
       {!episodeId && preview && loadedId === previewKey && (
         <div className="scene-caption" data-testid="scene-preview">{instanceLabel(preview)}: the initial scene of the next run</div>
       )}
