@@ -144,7 +144,7 @@ export function LibraryPanel({ onDuel }: { onDuel(left: string, right: string): 
                   <button onClick={() => setConfirmDelete(null)}>Keep</button>
                 </>
               ) : (
-                <button onClick={() => setConfirmDelete(e.id)} disabled={e.bundled || e.live} data-testid="delete">Delete</button>
+                <button onClick={() => setConfirmDelete(e.id)} disabled={e.bundled || e.live} title={e.bundled ? 'examples are read-only' : e.live ? 'the episode is still running: stop it first' : 'delete the episode folder'} data-testid="delete">Delete</button>
               )}
             </div>
           </li>
