@@ -44,7 +44,7 @@ describe('studio layout at 1280x720 and 1920x1080', () => {
     await page.locator('[data-testid="scene-panel"][data-loaded]:not([data-loaded=""])').nth(1).waitFor({ timeout: 60_000 });
     const withIntro = await sceneHeights(page);
     await shot(page, 'duel-720-intro');
-    expect(Math.min(...withIntro)).toBeGreaterThanOrEqual(240);
+    expect(Math.min(...withIntro)).toBeGreaterThanOrEqual(220);
     await page.getByTestId('intro-close').click();
     await page.getByTestId('intro').waitFor({ state: 'detached' });
     const at720 = await sceneHeights(page);
