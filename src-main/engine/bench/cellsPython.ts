@@ -12,7 +12,7 @@ import type { CellRuntime } from '../cells/cellRuntime';
 import { createCellRuntime } from '../cells/factory';
 import { closePythonPools, poolStats, prewarmPython, startSandboxUnpooled } from '../cells/python/pool';
 import type { PrimitiveRegistry } from '../primitives/types';
-import { formatRatio, pairedRounds } from './paired';
+import { formatRatio, inTurn, pairedRounds } from './paired';
 import { reportTarget } from './targets';
 
 const ms = (v: number, d = 2) => `${v.toFixed(d)} ms`;
@@ -62,9 +62,14 @@ export async function benchPythonCells(registry: () => PrimitiveRegistry): Promi
   await prewarmPython();
   const py = await createCellRuntime({ language: 'python', registry: registry() });
   const jsr = await createCellRuntime({ language: 'javascript', registry: registry() });
+  // A second runtime of each language for the round trip, taken in turn (paired.ts, inTurn).
+  await prewarmPython();
+  const pys = [py, await createCellRuntime({ language: 'python', registry: registry() })];
+  const jss = [jsr, await createCellRuntime({ language: 'javascript', registry: registry() })];
   // The take started the pool's next sandbox in the background: not part of what is timed below.
   await prewarmPython();
   try {
+    for (const rt of [...pys.slice(1), ...jss.slice(1)]) for (let i = 0; i < 30; i++) await rt.run('');
     for (let i = 0; i < 30; i++) {
       await py.run('');
       await jsr.run('');
@@ -89,8 +94,8 @@ export async function benchPythonCells(registry: () => PrimitiveRegistry): Promi
     const hop = await pairedRounds({
       calls: N,
       rounds: 60,
-      a: { loop: () => py.run(`for _ in range(${N}):\n    robo.noop()`), empty: () => py.run(''), isolateCpuMs: () => py.isolateCpuMs },
-      b: { loop: () => jsr.run(`for (let i = 0; i < ${N}; i++) robo.noop();`), empty: () => jsr.run(''), isolateCpuMs: () => jsr.isolateCpuMs },
+      a: inTurn(pys, (rt) => ({ loop: () => rt.run(`for _ in range(${N}):\n    robo.noop()`), empty: () => rt.run(''), isolateCpuMs: () => rt.isolateCpuMs })),
+      b: inTurn(jss, (rt) => ({ loop: () => rt.run(`for (let i = 0; i < ${N}; i++) robo.noop();`), empty: () => rt.run(''), isolateCpuMs: () => rt.isolateCpuMs })),
     });
     const ratio = hop.wallRatio.p50;
     const pyUs = hop.a.wallUs.toFixed(1), jsUs = hop.b.wallUs.toFixed(1);
@@ -101,8 +106,7 @@ export async function benchPythonCells(registry: () => PrimitiveRegistry): Promi
     const echo = ((await timeMs(() => py.run(`for i in range(${N}):\n    robo.echo({"xyz": [0.1, 0.2, 0.3], "i": i})`))) - pe) / N;
     console.log(`robo round trip with arguments and a dict result (echo) from Python: ${(echo * 1000).toFixed(1)} µs`);
   } finally {
-    await py.dispose();
-    await jsr.dispose();
+    for (const rt of [...pys, ...jss]) await rt.dispose();
   }
 
   // Resident memory: what each started runtime adds (Python: Pyodide's wasm memory and JS heap).

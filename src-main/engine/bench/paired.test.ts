@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairedFigures, pairedRounds, quartiles, type Sample } from './paired';
+import { inTurn, pairedFigures, pairedRounds, quartiles, type Sample } from './paired';
 
 const s = (wallMs: number, cpuMs = wallMs, isolateCpuMs = NaN): Sample => ({ wallMs, cpuMs, isolateCpuMs });
 
@@ -36,6 +36,19 @@ describe('paired rounds', () => {
     const f = await pairedRounds({ calls: 1, rounds: 2, warmup: 1, a: arm('a'), b: arm('b') });
     expect(order).toEqual(['b', 'b0', 'a', 'a0', 'a', 'a0', 'b', 'b0', 'b', 'b0', 'a', 'a0']);
     expect(f.rounds).toBe(2);
+  });
+
+  it('takes instances in turn, the empty sample on the loop\'s instance, and sums their isolate CPU', async () => {
+    const used: string[] = [];
+    const cpu: Record<string, number> = { x: 1, y: 10 };
+    const arm = inTurn(['x', 'y'], (k) => ({ loop: async () => void used.push(k), empty: async () => void used.push(k + '0'), isolateCpuMs: () => cpu[k] }));
+    for (let i = 0; i < 3; i++) {
+      await arm.loop();
+      await arm.empty?.();
+    }
+    expect(used).toEqual(['x', 'x0', 'y', 'y0', 'x', 'x0']);
+    expect(arm.isolateCpuMs?.()).toBe(11);
+    expect(() => inTurn([], () => ({ loop: async () => 0 }))).toThrow(/at least one/);
   });
 
   it('computes type-7 quartiles', () => {

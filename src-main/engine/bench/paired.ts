@@ -8,6 +8,12 @@
  * alternating which goes first (ABBA), and the figure is the median of the per-round ratios, with
  * its quartiles printed so a reader sees the spread. Nothing is dropped or trimmed.
  *
+ * Each arm may take its isolate in turn from several (`inTurn`): isolated-vm keeps an isolate on
+ * one thread of its pool, and in one of six runs of this bench the robo isolate's hop cost 68 µs
+ * per call against 20 µs for the bare one in nearly every round (CPU 2.9×, isolate CPU 3.5 against
+ * 1.4 µs), which did not recur and whose cause was not found. With instances taken in turn, one
+ * such isolate spoils a share of the rounds instead of deciding the median.
+ *
  * Each arm may carry a fixed cost per sample that is not part of the round trip (a cell's own
  * start and end); its `empty` sample is taken in the same rounds and its median subtracted.
  * Beside wall time, each sample records the process's CPU time (all threads: the host's and the
@@ -106,6 +112,24 @@ export async function pairedRounds(o: { calls: number; rounds: number; warmup?: 
     }
   }
   return pairedFigures(o.calls, acc.a, acc.b);
+}
+
+/**
+ * One arm over several instances: each loop sample takes the next instance (its empty sample the
+ * same one), and the isolate CPU is the sum over all of them (only the one in use moves).
+ */
+export function inTurn<T>(instances: readonly T[], arm: (instance: T) => Arm): Arm {
+  if (instances.length === 0) throw new Error('inTurn needs at least one instance');
+  const arms = instances.map(arm);
+  let at = -1;
+  return {
+    loop: () => {
+      at = (at + 1) % arms.length;
+      return arms[at].loop();
+    },
+    empty: arms[0].empty ? () => (arms[Math.max(at, 0)].empty as () => Promise<unknown>)() : undefined,
+    isolateCpuMs: arms[0].isolateCpuMs ? () => arms.reduce((sum, a) => sum + (a.isolateCpuMs?.() ?? NaN), 0) : undefined,
+  };
 }
 
 /** "1.08× (quartiles 1.02–1.15)". */
