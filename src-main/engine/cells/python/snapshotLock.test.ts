@@ -4,7 +4,7 @@
  * processes is tests/integration/cells-python-snapshot-lock.test.ts.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,15 @@ describe('buildOnce', () => {
     const r = await buildOnce(join(lock, '..', 'file', 'x.lock'), s.ready, s.build, { ...opts, say: (l) => said.push(l) });
     expect(r).toMatchObject({ built: true });
     expect(said.join('\n')).toMatch(/no lock can be made .*; making it without one/);
+  });
+
+  it('builds without a lock when the lock path cannot be read as a file (a directory of that name)', async () => {
+    const lock = lockIn();
+    mkdirSync(lock);
+    const s = stand();
+    const said: string[] = [];
+    expect(await buildOnce(lock, s.ready, s.build, { ...opts, say: (l) => said.push(l) })).toMatchObject({ built: true });
+    expect(said.join('\n')).toMatch(/the lock .* cannot be read \(EISDIR.*\); making it without one/);
   });
 
   it('releases its lock when the build fails, and leaves alone a lock taken over from it', async () => {

@@ -186,7 +186,14 @@ export async function buildOnce<T>(lockPath: string, ready: () => Promise<T | nu
         release(lockPath);
       }
     }
-    const found = readOwner(lockPath);
+    let found: ReturnType<typeof readOwner>;
+    try {
+      found = readOwner(lockPath);
+    } catch (err) {
+      // Not a file this process can read (a directory of that name, another user's mode): no lock to wait on.
+      say(`cells: the lock ${lockPath} cannot be read (${(err as Error).message}); making it without one`);
+      return { value: await build(), built: true, waitedMs: waitedMs() };
+    }
     if (!found) continue; // released just now: look again
     const why = staleness(found, opts.staleMs);
     if (why) {
