@@ -7,20 +7,16 @@
  * snapshot came from its own child ('child').
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src-main/engine/paths';
+import { bundledProbe } from './helpers/probe';
 
-// Inside the package, so the bundle's external imports (isolated-vm) resolve from node_modules.
-const dir = mkdtempSync(join(packageRoot(), 'out', '.snapshot-lock-'));
-const probe = join(dir, 'probe.mjs');
-
-beforeAll(async () => {
-  await build({ entryPoints: [join(packageRoot(), 'tests/integration/fixtures/snapshotProbe.ts')], outfile: probe, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const bundle = bundledProbe('snapshotProbe.ts', 'snapshot-lock');
+const { dir, script: probe } = bundle;
+beforeAll(() => bundle.build());
+afterAll(() => bundle.remove());
 
 interface Probed {
   code: number | null;

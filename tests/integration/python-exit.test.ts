@@ -6,21 +6,17 @@
  * by the stray-handle fallback.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRAY_HANDLE_GRACE_MS } from '../../src-main/engine/cells/exit';
 import { packageRoot } from '../../src-main/engine/paths';
+import { bundledProbe } from './helpers/probe';
 
-// Inside the package, so the bundle's external imports (isolated-vm) resolve from node_modules.
-const dir = mkdtempSync(join(packageRoot(), 'out', '.python-exit-'));
-const probe = join(dir, 'probe.mjs');
-
-beforeAll(async () => {
-  await build({ entryPoints: [join(packageRoot(), 'tests/integration/fixtures/pythonExitProbe.ts')], outfile: probe, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const bundle = bundledProbe('pythonExitProbe.ts', 'python-exit');
+const { dir, script: probe } = bundle;
+beforeAll(() => bundle.build());
+afterAll(() => bundle.remove());
 
 interface Ended {
   code: number | null;

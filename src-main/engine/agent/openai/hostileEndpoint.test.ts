@@ -4,8 +4,7 @@
  * calls, an endless streamed reply, a server that never sends a byte. Each is a recorded model fault.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,29 +12,23 @@ import type { Message, ToolDef } from '../../../../src-shared/episode';
 import { loadEpisode } from '../../episodes/store';
 import { DEFAULT_SETTINGS, runEpisode } from '../loop';
 import type { ModelFaultNotice } from '../model';
+import { scriptedEndpoint, type Behaviour, type ScriptedEndpoint } from '../testing/scriptedEndpoint';
 import { createToyEnvironment } from '../testing/toyEnvironment';
 import { createOpenAIModel } from './openaiModel';
 
-type Behaviour = (res: ServerResponse, req: IncomingMessage) => void;
-
-let server: Server | null = null;
+let servers: ScriptedEndpoint[] = [];
 const root = mkdtempSync(join(tmpdir(), 'rc-hostile-'));
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
-  server = null;
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Serves request n with behaviours[n - 1] (the last one repeats). */
-async function hostile(...behaviours: Behaviour[]): Promise<{ baseUrl: string; requests: () => number }> {
-  let n = 0;
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => behaviours[Math.min(n++, behaviours.length - 1)](res, req));
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return { baseUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`, requests: () => n };
+async function hostile(...behaviours: Behaviour[]): Promise<ScriptedEndpoint> {
+  const s = await scriptedEndpoint(...behaviours);
+  servers.push(s);
+  return s;
 }
 
 const sseHead = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -7,37 +7,28 @@
  * what a nearly compatible server sends is read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Message, ToolDef } from '../../../../src-shared/episode';
 import { DEFAULT_SETTINGS, runEpisode } from '../loop';
 import { ModelRequestError, type ModelFaultNotice } from '../model';
+import { scriptedEndpoint, type Behaviour, type ScriptedEndpoint } from '../testing/scriptedEndpoint';
 import { createToyEnvironment } from '../testing/toyEnvironment';
 import { createOpenAIModel } from './openaiModel';
 
-type Behaviour = (res: ServerResponse, req: IncomingMessage) => void;
-
-let server: Server | null = null;
+let servers: ScriptedEndpoint[] = [];
 const root = mkdtempSync(join(tmpdir(), 'rc-malformed-'));
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
-  server = null;
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Serves request n with behaviours[n - 1] (the last one repeats). */
-async function serve(...behaviours: Behaviour[]): Promise<{ baseUrl: string; requests: () => number }> {
-  let n = 0;
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => behaviours[Math.min(n++, behaviours.length - 1)](res, req));
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return { baseUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`, requests: () => n };
+async function serve(...behaviours: Behaviour[]): Promise<ScriptedEndpoint> {
+  const s = await scriptedEndpoint(...behaviours);
+  servers.push(s);
+  return s;
 }
 
 const body = (type: string, text: string): Behaviour => (res) => {
@@ -87,8 +78,7 @@ describe('a streamed request answered with something else', () => {
   it('an event stream of other events is refused; one the server ends empty is still an empty reply', async () => {
     const other = await serve(body('text/event-stream', 'data: {"type":"ping"}\n\ndata: [DONE]\n\n'));
     expect((await failure(other.baseUrl, true)).error.message).toMatch(/the reply stream had 1 event\(s\), none a chat-completion chunk/);
-    server!.closeAllConnections();
-    await new Promise((r) => server!.close(r));
+    await other.close();
     const empty = await serve(body('text/event-stream', 'data: [DONE]\n\n'));
     const reply = await createOpenAIModel({ model: 'm', baseUrl: empty.baseUrl, apiKey: 'k', maxRetries: 0 }).complete(ctx);
     expect(reply).toMatchObject({ text: null, toolCalls: [] });
@@ -107,8 +97,7 @@ describe('a streamed request answered with something else', () => {
     const s = await serve(drop, whole);
     const reply = await createOpenAIModel({ model: 'm', baseUrl: s.baseUrl, apiKey: 'k', maxRetries: 2, initialBackoffMs: 10 }).complete(ctx);
     expect([reply.text, reply.retries]).toEqual(['whole', 1]);
-    server!.closeAllConnections();
-    await new Promise((r) => server!.close(r));
+    await s.close();
     const always = await serve(drop);
     const { error, retries } = await failure(always.baseUrl, true, 1);
     expect(retries).toBe(1);
@@ -150,9 +139,7 @@ describe('failed requests in words', () => {
       res.end('{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}');
     });
     expect((await failure(s.baseUrl, true)).error).toMatchObject({ message: 'model request failed: 401 Incorrect API key provided', status: 401 });
-    server!.closeAllConnections();
-    await new Promise((r) => server!.close(r));
-    server = null;
+    await s.close();
     const { error, retries } = await failure(s.baseUrl, true, 1); // the port is closed now
     expect(retries).toBe(1);
     expect(error.message).toMatch(new RegExp(`^model request failed after 1 retries: could not connect \\(.*ECONNREFUSED.*\\) to ${s.baseUrl}$`));
