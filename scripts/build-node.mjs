@@ -22,14 +22,25 @@ await Promise.all([
   // The experiment worker bundles its pure-JS dependencies too: an ESM import of a package resolves,
   // reads and links each of its files (zod, openai and three are hundreds), which was most of the
   // worker's start-up (fork to exit of the bare entry, alternated, load ~5: 495-557 ms -> 343-496 ms,
-  // most runs ~360). Native addons, WASM and Pyodide's assets stay in node_modules; `require` is
-  // defined for bundled CommonJS that calls it.
+  // most runs ~360). Native addons, WASM and Pyodide's assets stay in node_modules. It is built as
+  // CommonJS (one file, no chunks), which workerLoader.ts runs through V8's code cache: Node 20
+  // keeps no compiled code for ES modules. import.meta.url is the bundle's own file URL.
   build({
     ...common,
+    splitting: false,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
     entryPoints: { 'experiment-worker': 'src-main/engine/experiments/workerEntry.ts' },
     external: ['isolated-vm', 'webgpu', '@mujoco/mujoco', 'better-sqlite3', 'pyodide', 'bullmq', 'ioredis', 'express', '@bull-board/*'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    chunkNames: 'chunks/worker-[name]-[hash]',
+    define: { 'import.meta.url': '__bundleFileUrl' },
+    banner: { js: "var __bundleFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  // What the runner forks (out/node/experiment-worker.mjs): the loader, with node builtins and the two ES-only packages.
+  build({
+    ...common,
+    entryPoints: { 'experiment-worker': 'src-main/engine/experiments/workerLoader.ts' },
+    packages: 'external',
+    chunkNames: 'chunks/loader-[name]-[hash]',
   }),
 ]);
 console.log(`built out/node in ${Date.now() - started} ms`);

@@ -21,8 +21,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { robocellCacheDir } from '../../paths';
 import { cappedWasmBytes, pyodideAssets } from './assets';
 import { PREIMPORT_PY } from './driver';
 import { BOOT, SHIMS } from './isolatePrelude';
@@ -51,12 +51,9 @@ export interface SnapshotOrigin {
   waitedMs?: number;
 }
 
-/** Where snapshots are kept: ROBOCELL_CACHE_DIR, else the user's cache directory (XDG), else the temp directory. */
+/** Where snapshots are kept: the engine's cache directory (ROBOCELL_CACHE_DIR, XDG, ~/.cache/robocell). */
 export function snapshotCacheDir(): string {
-  if (process.env.ROBOCELL_CACHE_DIR) return process.env.ROBOCELL_CACHE_DIR;
-  if (process.env.XDG_CACHE_HOME) return join(process.env.XDG_CACHE_HOME, 'robocell');
-  const home = homedir();
-  return home ? join(home, '.cache', 'robocell') : join(tmpdir(), 'robocell-cache');
+  return robocellCacheDir();
 }
 
 /** The key: a hash of every input that shapes the snapshot (see the file comment). */
