@@ -30,6 +30,8 @@ describe('resolveReply: what a reply asks for', () => {
     expect(resolveReply(reply({ toolCalls: [call('add', '{oops')] }), tools)).toMatchObject({ kind: 'rejected', fault: { kind: 'bad-arguments', detail: expect.stringMatching(/^arguments of add are not a valid JSON object \(.+\): \{oops$/) } });
     expect(resolveReply(reply({ toolCalls: [call('add', '[1]')] }), tools)).toMatchObject({ kind: 'rejected', fault: { kind: 'bad-arguments', detail: expect.stringContaining('(not a JSON object)') } });
     expect(resolveReply(reply({ toolCalls: [call('add', 'null')] }), tools)).toMatchObject({ kind: 'rejected', fault: { kind: 'bad-arguments' } });
+    // Cut off at the output limit: the fault says why.
+    expect(resolveReply(reply({ toolCalls: [call('add', '{"n": 1, "m"')], finishReason: 'length' }), tools)).toMatchObject({ fault: { kind: 'bad-arguments', detail: expect.stringMatching(/\); the reply stopped at the output token limit \(finish_reason "length"\), so they are cut short: \{"n": 1, "m"$/) } });
   });
 
   it('empty arguments are an empty object; the first call runs and the others are extra', () => {
