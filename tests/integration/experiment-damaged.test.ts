@@ -1,0 +1,51 @@
+/**
+ * An experiment folder damaged as a kill or a hand edit leaves it, from the CLI: a results line
+ * cut short is said by `report` (one episode not counted) and recovered by `resume` from the
+ * episode's folder; a line damaged in the middle is named by line number and nothing is changed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src-main/engine/paths';
+
+const root = mkdtempSync(join(tmpdir(), 'robocell-exp-damaged-'));
+const env = { ...process.env, ROBOCELL_MUJOCO_QUIET: '1', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+const cli = (args: string[]) => spawnSync(process.execPath, ['bin/robocell.mjs', ...args], { cwd: packageRoot(), encoding: 'utf8', env, timeout: 240_000 });
+
+beforeAll(() => {
+  const built = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: packageRoot(), encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('a damaged experiment folder', () => {
+  it('a cut-off last results line is said by report and recovered by resume; a damaged middle line is named', () => {
+    const dir = join(root, 'exp');
+    const run = cli(['experiment', 'run', '--tasks', 'pp-cube-in-bowl', '--seeds', '0-1', '--arms', 'tools', '--cameras', 'none', '--images', 'none', '--out', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    const results = join(dir, 'results.jsonl');
+    const whole = readFileSync(results, 'utf8');
+    expect(whole.trim().split('\n')).toHaveLength(2);
+
+    writeFileSync(results, whole.slice(0, whole.length - 100));
+    const cut = cli(['experiment', 'report', dir]);
+    expect(cut.status, cut.stderr).toBe(0);
+    expect(cut.stdout).toContain('1/2 episodes recorded');
+    expect(cut.stderr).toMatch(/the last line of .*results\.jsonl is cut short .* not counted here; `robocell experiment resume .*` records that episode from its folder/);
+
+    const resumed = cli(['experiment', 'resume', dir]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toMatch(/1 finished episode\(s\) recorded from their folders/);
+    const again = cli(['experiment', 'report', dir]);
+    expect(again.stdout).toContain('2/2 episodes recorded');
+    expect(again.stderr).not.toMatch(/cut short/);
+
+    const lines = readFileSync(results, 'utf8').split('\n');
+    writeFileSync(results, [lines[0].slice(0, 50), ...lines.slice(1)].join('\n'));
+    const bad = cli(['experiment', 'report', dir]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/results\.jsonl line 1: not valid JSON/);
+  });
+});
