@@ -61,6 +61,7 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   const planned = folder.manifest.episodes;
   process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : `${opts.jobs} worker process(es)`}\n`);
   let summary: RunSummary;
+  const startedAt = new Date().toISOString();
   try {
     summary = await usageErrorsAsync(() =>
       runExperiment(folder, {
@@ -84,6 +85,8 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   }
   const rec = summary.recovered;
   if (rec.repairedTail || rec.recovered || rec.interrupted) process.stderr.write(`recovered after a crash: ${rec.recovered} finished episode(s) recorded from their folders, ${rec.interrupted} interrupted one(s) to re-run${rec.repairedTail ? ', a cut-off results line removed' : ''}\n`);
+  const retried = retriedAttemptsLine(folder, startedAt);
+  if (retried) process.stderr.write(retried + '\n');
   if (summary.endpoint.backoffs || summary.endpoint.waitedMs > 1000) process.stderr.write(`endpoint: ${summary.endpoint.backoffs} rate-limit (429) back-off(s) shared by all workers; calls waited ${(summary.endpoint.waitedMs / 1000).toFixed(1)} s in total for the endpoint limits\n`);
   process.stderr.write(`${summary.end === 'complete' ? 'done' : 'stopped'}: ${summary.detail}\n`);
   if (!json) {
@@ -92,6 +95,19 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
     console.log(`\nReport: robocell experiment report ${folder.dir} [--html report.html]${summary.end === 'complete' ? '' : `\nResume: robocell experiment resume ${folder.dir}`}`);
   }
   return { complete: 0, failed: 1, 'max-cost': 3, 'max-calls': 3, interrupted: 130 }[summary.end];
+}
+
+/**
+ * Attempts of this run that ended without a result (a worker process that died, an engine error)
+ * and were run again: said once at the end, since the progress lines show only results.
+ */
+export function retriedAttemptsLine(folder: ExperimentFolder, since: string): string | null {
+  const lost = folder.attempts().filter((a) => a.at >= since && (a.outcome === 'worker-died' || a.outcome === 'failed'));
+  if (!lost.length) return null;
+  // A worker's detail ends with its stderr tail (renderer warnings and the like): its first clause says what happened.
+  const first = lost[0].detail.split(': ')[0].slice(0, 160);
+  const died = lost.filter((a) => a.outcome === 'worker-died').length;
+  return `attempts without a result: ${lost.length} (${died} where the worker process died, ${lost.length - died} failed; first: ${keyId(lost[0].key)}, ${first}); the episode was run again (up to 3 attempts), and every attempt is kept in ${folder.dir}/attempts.jsonl`;
 }
 
 async function usageErrorsAsync<T>(f: () => Promise<T>): Promise<T> {
