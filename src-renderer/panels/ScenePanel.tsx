@@ -3,6 +3,7 @@ import { instanceKey, instanceLabel, type InstanceRef } from '../../src-shared/e
 import type { SceneFrame } from '../../src-shared/protocol';
 import { useClient } from '../app/clientContext';
 import { useConnection } from '../store/connection';
+import { LiveFollow } from '../scene/liveFollow';
 import { SceneView } from '../scene/SceneView';
 import { useRun } from '../store/run';
 import { useStudio } from '../store/studio';
@@ -61,11 +62,8 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
   const [toggles, setToggles] = useState({ contacts: false, targets: true, labels: true, shadows: true });
   const [error, setError] = useState<string | null>(null);
   const [loadedId, setLoadedId] = useState<string | null>(null);
-  // The live run's last streamed pose and contacts: a scratch copy shown over them is taken away
-  // by putting them back (a run paused at its gate streams nothing new until it moves).
-  const livePoses = useRef<Float32Array | null>(null);
-  const liveContacts = useRef<SceneFrame['contacts'] | null>(null);
-  const showingCopy = useRef(false);
+  // The live run's robot, or a scratch copy's drawn over it (liveFollow.ts says how they swap).
+  const [live] = useState(() => new LiveFollow(() => view.current));
 
   useEffect(() => {
     const v = new SceneView(host.current as HTMLDivElement);
@@ -94,9 +92,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
       async (s) => {
         if (cancelled || !view.current) return;
         await view.current.load(s.description, s.labels);
-        applyFrame(view.current, s.frame);
-        livePoses.current = null;
-        liveContacts.current = null;
+        live.loaded(key, s.frame);
         setCameras(view.current.cameraNames);
         setLoadedId(key);
       },
@@ -112,20 +108,13 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
     if (atAction !== null || loadedId !== episodeId) return;
     // Live: the binary stream, straight into the view (never through React state).
     // While a scratch copy is shown, the stream is kept for when it goes, not drawn over it.
-    const offPoses = client.onPoses((f) => {
-      livePoses.current = f.poses;
-      if (!showingCopy.current) view.current?.setPoses(f.poses, true);
-    });
-    const offContacts = client.on('scene/contacts-updated', (e) => {
-      if (e.episodeId !== episodeId) return;
-      liveContacts.current = e.contacts;
-      if (!showingCopy.current) view.current?.setContacts(e.contacts);
-    });
+    const offPoses = client.onPoses((f) => live.streamedPoses(f.poses));
+    const offContacts = client.on('scene/contacts-updated', (e) => e.episodeId === episodeId && live.streamedContacts(e.contacts));
     return () => {
       offPoses();
       offContacts();
     };
-  }, [client, atAction, loadedId, episodeId]);
+  }, [client, live, atAction, loadedId, episodeId]);
 
   useEffect(() => {
     if (atAction === null || !episodeId || loadedId !== episodeId) return;
@@ -144,17 +133,10 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
   }, [client, episodeId, atAction, loadedId, override]);
 
   useEffect(() => {
-    const v = view.current;
-    if (atAction !== null || loadedId !== episodeId || !v) return;
-    if (override) {
-      showingCopy.current = true;
-      applyFrame(v, override);
-    } else if (showingCopy.current) {
-      showingCopy.current = false;
-      if (livePoses.current) v.setPoses(livePoses.current);
-      v.setContacts(liveContacts.current ?? []);
-    }
-  }, [atAction, loadedId, episodeId, override]);
+    if (atAction !== null || loadedId !== episodeId || !view.current) return;
+    if (override) live.showCopy(override);
+    else live.showLive();
+  }, [live, atAction, loadedId, episodeId, override]);
 
   useEffect(() => view.current?.setTargets(targets), [targets]);
   useEffect(() => {
