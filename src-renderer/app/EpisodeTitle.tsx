@@ -18,10 +18,12 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
   };
   return (
     <div className="episode-title" data-testid="episode-title" data-episode-id={meta.id}>
-      <span className="muted">Viewing</span>{' '}
-      {/* The title wraps where it must; a no-break space keeps each "·" on the line of the words before it. */}
-      {name && <b>{name}{'\u00a0· '}</b>}
-      <span data-testid="episode-instance">{instanceLabel(meta.instance)}</span>{'\u00a0· '}{meta.interface} arm{'\u00a0· '}
+      {/* One line at any width: the text gives way (an ellipsis, the whole of it as the tooltip), the badges and the button stay whole. */}
+      <span className="episode-title-text" title={`${name ? `${name} · ` : ''}${instanceLabel(meta.instance)} · ${meta.interface} arm`} data-testid="episode-title-text">
+        <span className="muted">Viewing</span>{' '}
+        {name && <b>{name} · </b>}
+        <span data-testid="episode-instance">{instanceLabel(meta.instance)}</span> · {meta.interface} arm
+      </span>
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
       <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />

@@ -18,6 +18,33 @@ async function sceneHeights(page: Page): Promise<number[]> {
   return boxes;
 }
 
+/**
+ * The header's episode title on one line: every part of it (text, model and outcome badges, Run
+ * again) centred on one row, the header one row high, and the text's whole when it gives way to
+ * an ellipsis in its tooltip. Returns whether the text was cut.
+ */
+async function titleOnOneLine(page: Page): Promise<boolean> {
+  const header = await page.locator('header.topbar').boundingBox();
+  expect(header && header.height).toBeLessThanOrEqual(44);
+  const title = page.getByTestId('episode-title');
+  const parts = await title.evaluate((el) => [...el.children].map((c) => {
+    const r = c.getBoundingClientRect();
+    return { mid: r.top + r.height / 2, height: r.height, right: r.right };
+  }));
+  expect(parts.length).toBeGreaterThanOrEqual(4);
+  for (const p of parts) {
+    expect(Math.abs(p.mid - parts[0].mid)).toBeLessThanOrEqual(2);
+    expect(p.height).toBeLessThanOrEqual(24);
+  }
+  // Run again stays whole and left of the Settings button.
+  const [runAgain, settings] = await Promise.all([page.getByTestId('run-again').boundingBox(), page.getByTestId('open-settings').boundingBox()]);
+  expect(runAgain && settings && runAgain.x + runAgain.width <= settings.x).toBe(true);
+  const text = page.getByTestId('episode-title-text');
+  const { cut, full, tooltip } = await text.evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth + 1, full: el.textContent ?? '', tooltip: el.getAttribute('title') ?? '' }));
+  expect(tooltip).toBe(full.replace(/^Viewing\s*/, ''));
+  return cut;
+}
+
 /** Waits for the window's new size to reach the layout (the chart re-made for it included). */
 async function resize(page: Page, width: number, height: number): Promise<void> {
   await page.setViewportSize({ width, height });
@@ -45,6 +72,8 @@ describe('studio layout at 1280x720 and 1920x1080', () => {
     const withIntro = await sceneHeights(page);
     await shot(page, 'duel-720-intro');
     expect(Math.min(...withIntro)).toBeGreaterThanOrEqual(220);
+    // The demo's long name used to wrap the title to three lines at 1280 wide; now it gives way on one.
+    expect(await titleOnOneLine(page)).toBe(true);
     await page.getByTestId('intro-close').click();
     await page.getByTestId('intro').waitFor({ state: 'detached' });
     const at720 = await sceneHeights(page);
@@ -72,6 +101,7 @@ describe('studio layout at 1280x720 and 1920x1080', () => {
     const at1080 = await sceneHeights(page);
     await shot(page, 'duel-1080');
     expect(Math.min(...at1080)).toBeGreaterThanOrEqual(560);
+    expect(await titleOnOneLine(page)).toBe(false);
     expect(Math.abs(at1080[0] - at1080[1])).toBeLessThanOrEqual(1);
     await resize(page, 1280, 720);
     expect(Math.min(...(await sceneHeights(page)))).toBeGreaterThanOrEqual(320);
@@ -83,6 +113,7 @@ describe('studio layout at 1280x720 and 1920x1080', () => {
     await page.getByTestId('timeline-mark').nth(1).click();
     await page.getByTestId('action-card').first().waitFor();
     await shot(page, 'episode-720');
+    await titleOnOneLine(page);
     await page.getByTestId('tab-library').click();
     await page.getByTestId('episode-row').first().waitFor();
     await shot(page, 'library-720');
