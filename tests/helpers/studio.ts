@@ -37,16 +37,26 @@ export interface OpenStudio {
 export async function openStudio(name: string, opts: OpenStudioOptions = {}): Promise<OpenStudio> {
   const dir = mkdtempSync(join(tmpdir(), `rc-e2e-${name}-`));
   const engine = await startEngineProcess({ env: { ROBOCELL_EPISODES_DIR: opts.episodesDir ?? join(dir, 'episodes'), ROBOCELL_CONFIG: join(dir, 'config.json'), ROBOCELL_EXPERIMENTS_DIR: join(dir, 'experiments'), ...opts.env } });
-  const browser = await launchChromium();
+  let browser: Browser | null = null;
   const pageErrors: string[] = [];
-  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: opts.acceptDownloads });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  opts.beforeLoad?.(page);
-  // A fresh browser profile: without `demo=0` the studio opens the demo as on a first start.
-  await page.goto(opts.demo ? engine.url : `${engine.url}&demo=0`);
-  await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-  // (The demo opens the duel, which has no Run form.)
-  if (!opts.demo) await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  let page: Page;
+  try {
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: opts.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: opts.acceptDownloads });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    opts.beforeLoad?.(page);
+    // A fresh browser profile: without `demo=0` the studio opens the demo as on a first start.
+    await page.goto(opts.demo ? engine.url : `${engine.url}&demo=0`);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    // (The demo opens the duel, which has no Run form.)
+    if (!opts.demo) await page.getByTestId('run-task').locator('option').first().waitFor({ state: 'attached' });
+  } catch (err) {
+    // The caller gets no handle to close: a studio that did not open closes what it started, or
+    // the engine and Chromium outlive the failed suite (each test used to stop its own engine).
+    await browser?.close().catch(() => {});
+    await engine.stop();
+    throw err;
+  }
   return {
     dir,
     engine,
