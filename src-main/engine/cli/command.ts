@@ -2,10 +2,13 @@
 import { AgentInterface, CellLanguage, Feedback, ImagesPolicy, type AgentSettings, type InstanceRef } from '../../../src-shared/episode';
 import type { EnvironmentEntry } from '../agent/environment';
 import { allTaskIds, environmentOfTask } from '../agent/environments';
+import type { OptionSection } from './help';
 export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** What --help lists under the usage line: each option with its unit and default. */
+  options?: readonly OptionSection[];
   run(argv: string[]): Promise<number>;
 }
 

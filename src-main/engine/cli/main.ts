@@ -1,6 +1,7 @@
 import { ENGINE_VERSION } from '../../../src-shared/version';
 import { disposeCellIsolates } from '../cells/exit';
 import { UsageError, type Command } from './command';
+import { formatHelp } from './help';
 import { execCommand } from './commands/exec';
 import { experimentCommand } from './commands/experiment';
 import { promptCommand } from './commands/prompt';
@@ -13,7 +14,8 @@ import { solveCommand } from './commands/solve';
 import { tasksCommand } from './commands/tasks';
 import { workerCommand } from './commands/worker';
 
-const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand, experimentCommand, workerCommand, queueCommand];
+/** Every subcommand, in the order the help lists them (exported for cli/help.test.ts). */
+export const commands: Command[] = [serveCommand, renderCommand, tasksCommand, solveCommand, runCommand, promptCommand, replayCommand, execCommand, experimentCommand, workerCommand, queueCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -44,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`Usage: ${command.usage}\n\n${command.summary}`);
+    console.log(formatHelp(command.usage, command.summary, command.options));
     return 0;
   }
   try {

@@ -12,6 +12,7 @@ import { createTaskWorld, resolveInstance } from '../../tasks/world';
 import { environmentOfTask } from '../../agent/environments';
 import { robotEntry } from '../../agent/robot/entry';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
+import { CELL_BUDGET_HELP, INSTANCE_HELP } from '../help';
 import { execInEnvironment } from './execEnvironment';
 
 function positiveNumber(flag: string, text: string | undefined, fallback: number): number {
@@ -59,8 +60,18 @@ export function execLanguage(flag: string | undefined, files: string[]): CellLan
 
 export const execCommand: Command = {
   name: 'exec',
-  summary: 'Runs JavaScript or Python files as consecutive cells of one episode (one sandbox namespace) and prints each result and the verdict.',
+  summary: 'Run JavaScript or Python files as consecutive cells of one episode (one sandbox namespace) and print each result and the verdict.',
   usage: 'robocell exec --task ID [--variant V] [--seed N] [--json] [--wall-ms N] [--sim-steps N] [--audit refuse|report] [--lang python|javascript] [--render] [--images DIR] CELL.py|CELL.js […] (the language follows the files\' extension; Python otherwise)',
+  options: [{ title: 'Options', options: [
+    ...INSTANCE_HELP,
+    ['CELL.py|CELL.js …', 'the cells, run in order in one namespace (/dev/stdin reads one from stdin)'],
+    ['--lang python|javascript', 'the cells\' language (default: from the files\' extension, else python); one episode runs one language'],
+    ...CELL_BUDGET_HELP,
+    ['--audit refuse|report', 'a cell the static audit flags (e.g. tampering with globals) is refused before it runs (refuse, the default) or runs and is reported'],
+    ['--render', 'attach the headless renderer, so robo.show() returns images (default: off, it answers available: false)'],
+    ['--images DIR', 'write the images cells took to DIR as PNG files'],
+    ['--json', 'print one JSON line per cell and one for the verdict'],
+  ] }],
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -18,6 +18,7 @@ import { UsageError, type Command } from '../command';
 import { compareSub, listSub, reportSub } from './experimentReport';
 import { RUN_OPTIONS, SPEC_OPTIONS, readSpecFile, runOptionsFromArgs, specFromArgs } from './experimentSpec';
 import { QUEUE_OPTIONS } from './experimentQueueOptions';
+import { EXPERIMENT_HELP } from './experimentHelp';
 
 const USAGE = [
   'robocell experiment run [SPEC.json|SPEC.yaml] [--tasks IDS|FAMILIES] [--variants V,..|all] [--seeds 0-4] [--arms tools,code] [--repeats K]',
@@ -27,8 +28,8 @@ const USAGE = [
   '    [--queue redis://HOST:PORT [--queue-attempts N]]   episodes as BullMQ jobs, run by `robocell worker` on any machine',
   'robocell experiment resume DIR [--jobs N] [limits and caps as for run] [--json]',
   'robocell experiment report DIR [--json] [--html FILE] [--csv FILE] [--reprice MODEL[,DETAIL]] [--prices FILE] [--bootstrap-seed N]',
-  'robocell experiment compare DIR_A DIR_B [--json]',
-  'robocell experiment list [--root DIR]',
+  'robocell experiment compare DIR_A DIR_B [--bootstrap-seed N] [--json]',
+  'robocell experiment list [--root DIR] [--json]',
   'robocell experiment status DIR [--queue URL] [--json]',
 ].join('\n');
 
@@ -152,6 +153,7 @@ export const experimentCommand: Command = {
   name: 'experiment',
   summary: 'Run the paired study as a job (both arms × tasks × seeds, parallel, resumable) and report it with paired statistics.',
   usage: USAGE,
+  options: EXPERIMENT_HELP,
   async run(argv) {
     const [sub, ...rest] = argv;
     switch (sub) {

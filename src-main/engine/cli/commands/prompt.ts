@@ -8,12 +8,18 @@ import { estimateContext, imageFamilyForModel } from '../../../../src-shared/tok
 import { DEFAULT_SETTINGS, initialContext } from '../../agent/loop';
 import { toWireMessages, toWireTools } from '../../agent/openai/convert';
 import { type Command, environmentFromArgs, INSTANCE_OPTIONS, instanceFromArgs, INTERFACE_OPTIONS, interfaceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
+import { INSTANCE_HELP, settingsHelp } from '../help';
 
 export const promptCommand: Command = {
   name: 'prompt',
   summary: 'Print the exact first request of an episode (system prompt, tools, first user message) as the model receives it.',
   usage:
-    'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--max-calls K] [--lang python|javascript] [--no-render] [--json]',
+    'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang python|javascript] [--no-render] [--json]',
+  options: [
+    { title: 'Instance and arm', options: [...INSTANCE_HELP, ['--arm tools|code', 'the interface (required): tools, one primitive per model call; code, cells against robo']] },
+    { title: 'Settings (as for robocell run)', options: [['--model NAME', 'the model whose image-token formula the estimates use (default: none, the heuristic agent\'s)'], ...settingsHelp()] },
+    { title: 'Output', options: [['--no-render', 'the prompt of an episode without the renderer (it says no image can be taken)'], ['--json', 'print the Chat Completions request body instead of text']] },
+  ],
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

@@ -6,6 +6,7 @@ import { SimRenderView } from '../../render/simView';
 import { Sim } from '../../sim/sim';
 import { createTaskWorld } from '../../tasks/world';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
+import { INSTANCE_HELP } from '../help';
 
 /** "640x480" → [640, 480]; the error names the bad value. */
 export function parseSize(text: string): [number, number] {
@@ -19,6 +20,14 @@ export const renderCommand: Command = {
   name: 'render',
   summary: "Render a camera of a task instance's initial state (or of any MJCF file) to a PNG.",
   usage: 'robocell render (--task ID [--variant V] [--seed N] | --mjcf PATH [--keyframe NAME]) --camera NAME [--size WxH] --out FILE.png',
+  options: [{ title: 'Options', options: [
+    ...INSTANCE_HELP,
+    ['--mjcf PATH', 'render this MJCF model instead of a task instance'],
+    ['--keyframe NAME', 'with --mjcf: start from this keyframe (default: the model\'s initial state)'],
+    ['--camera NAME', 'the camera (required; an unknown name lists the model\'s cameras)'],
+    ['--size WxH', 'the image size in pixels, sides 1..4096 (default: 640x480)'],
+    ['--out FILE.png', 'where the PNG goes (required)'],
+  ] }],
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util';
 import { ENVIRONMENTS } from '../../agent/environments';
 import { replayEpisode } from '../../agent/replay';
 import { UsageError, type Command } from '../command';
+import { JSON_HELP } from '../help';
 
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'Re-execute a recorded episode from its initial state and check the state hash after every action.',
   usage: 'robocell replay DIR [--json]',
+  options: [{ title: 'Options', options: [['DIR', 'an episode folder (the one `robocell run` prints, or one under .robocell/episodes/)'], JSON_HELP] }],
   async run(argv) {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
     if (positionals.length !== 1) throw new UsageError('give exactly one episode folder');

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
 import { defaultEpisodesDir } from '../../episodes/store';
 import { UsageError, type Command, environmentFromArgs, INSTANCE_OPTIONS, instanceFromArgs, INTERFACE_OPTIONS, interfaceFromArgs, SETTINGS_OPTIONS, settingsFromArgs } from '../command';
+import { INSTANCE_HELP, MODEL_HELP, PRICES_HELP, settingsHelp } from '../help';
 
 function progressLine(e: EpisodeEvent): string | null {
   switch (e.type) {
@@ -29,7 +30,17 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run one agent episode on a task instance (tool-calling or code arm) and record it.',
   usage:
-    'robocell run --task ID [--variant V] --seed N --arm tools|code --model heuristic|NAME [--agent-noise P] [--agent-seed N] [--base-url U] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang python|javascript] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
+    'robocell run --task ID [--variant V] [--seed N] --arm tools|code [--model heuristic|NAME] [--base-url URL] [--agent-noise P] [--agent-seed N] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang python|javascript] [--prices FILE] [--no-stream] [--no-render] [--out DIR] [--json]',
+  options: [
+    { title: 'Instance and arm', options: [...INSTANCE_HELP, ['--arm tools|code', 'the interface (required): tools, one primitive per model call; code, cells against robo']] },
+    { title: 'Model', options: [...MODEL_HELP, ['--no-stream', 'ask the endpoint for whole replies instead of streamed ones'], PRICES_HELP] },
+    { title: 'Budgets and observations (both arms alike)', options: settingsHelp() },
+    { title: 'Output', options: [
+      ['--no-render', 'run without the headless renderer: no camera images (the model is told so)'],
+      ['--out DIR', 'the folder that receives the episode\'s folder (default: ROBOCELL_EPISODES_DIR, else .robocell/episodes)'],
+      ['--json', 'print a JSON summary instead of text (progress still goes to stderr)'],
+    ] },
+  ],
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

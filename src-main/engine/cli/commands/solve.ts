@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { createTaskWorld, resolveInstance, runSolution } from '../../tasks/world';
 import { UsageError, type Command, INSTANCE_OPTIONS, instanceFromArgs } from '../command';
+import { INSTANCE_HELP, JSON_HELP } from '../help';
 
 export const solveCommand: Command = {
   name: 'solve',
-  summary: "Runs a task instance's reference solution and prints the verdict, sim steps and wall time.",
+  summary: "Run a task instance's reference solution and print the verdict, sim steps and wall time.",
   usage: 'robocell solve --task ID [--variant V] [--seed N] [--json]',
+  options: [{ title: 'Options', options: [...INSTANCE_HELP, JSON_HELP] }],
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

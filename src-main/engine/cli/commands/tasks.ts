@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ENVIRONMENT_ENTRIES } from '../../agent/environments';
 import type { Command } from '../command';
+import { JSON_HELP } from '../help';
 
 export const tasksCommand: Command = {
   name: 'tasks',
-  summary: 'Lists the built-in tasks of every environment with their families, variants and instructions.',
+  summary: 'List the built-in tasks of every environment with their families, variants and instructions.',
   usage: 'robocell tasks [--json]',
+  options: [{ title: 'Options', options: [JSON_HELP] }],
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
     if (values.json) {
