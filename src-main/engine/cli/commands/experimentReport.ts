@@ -89,7 +89,8 @@ export async function listSub(argv: string[]): Promise<number> {
     }
   }
   if (values.json) console.log(JSON.stringify(rows, null, 2));
-  else if (!rows.length) console.log(`no experiments under ${root}`);
+  // An experiment run with --out elsewhere (the README's runs/offline) is not under the default root: say how to list it.
+  else if (!rows.length) console.log(`no experiments under ${root}${values.root ? '' : ' (one written with --out elsewhere: robocell experiment list --root DIR, e.g. --root runs)'}`);
   else for (const r of rows) console.log('error' in r ? `${r.dir}: unreadable (${r.error})` : `${r.name}  ${r.recorded}/${r.planned}  ${r.model}${r.running ? '  (running)' : ''}  ${r.dir}`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { OUTCOME_LABELS, type EpisodeEvent } from '../../../../src-shared/episode';
+import { OUTCOME_LABELS, type EpisodeEvent, type FinishKind, type Outcome } from '../../../../src-shared/episode';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../../src-shared/tokens';
 import { DEFAULT_SETTINGS, runEpisode } from '../../agent/loop';
 import { createModel } from '../../agent/models';
@@ -24,6 +24,14 @@ function progressLine(e: EpisodeEvent): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * The verdict's line. The loop's finish kind is said only where it adds to the outcome's words
+ * (budget-calls under "budget spent", model-finished under "success"): "success (success)" read as a stutter.
+ */
+export function verdictLine(v: { success: boolean; outcome: Outcome; finish: FinishKind; reason: string }): string {
+  return `${v.success ? 'SUCCESS' : 'FAILURE'} — ${OUTCOME_LABELS[v.outcome]}${v.finish === v.outcome ? '' : ` (${v.finish})`}: ${v.reason}`;
 }
 
 export const runCommand: Command = {
@@ -109,12 +117,12 @@ export const runCommand: Command = {
       };
       if (values.json) console.log(JSON.stringify(summary));
       else {
-        console.log(`${out.success ? 'SUCCESS' : 'FAILURE'} — ${OUTCOME_LABELS[out.outcome]} (${out.finish}): ${out.reason}`);
+        console.log(verdictLine(out));
         console.log(`  model calls ${t.llmCalls}, input tokens ${t.inputTokens} (cached ${t.cachedInputTokens}, images ~${t.imageTokens}), output tokens ${t.outputTokens}, cost ${t.costUsd === null ? 'unknown (no price for this model)' : `$${t.costUsd.toFixed(4)}`}`);
         console.log(`  sim steps ${t.simSteps}, wall ${(t.wallMs / 1000).toFixed(1)} s, actions ${t.actions}`);
         const gap = t.estimateGap;
         const source = { provider: 'billed by the provider', simulated: 'simulated (no provider billed it)', estimate: 'local estimate (no usage came back)', mixed: 'mixed (billed, simulated or estimated per call)' }[t.usageSource ?? 'estimate'];
-        console.log(`  usage: ${source}${gap && gap.ratio !== null ? `; local estimate ${gap.estimatedInputTokens} vs ${gap.billedInputTokens} reported input tokens over ${gap.calls} calls (${((gap.ratio - 1) * 100).toFixed(1)}%)` : ''}`);
+        console.log(`  usage: ${source}${gap && gap.ratio !== null ? `; local estimate ${gap.estimatedInputTokens} vs ${gap.billedInputTokens} reported input tokens over ${gap.calls} call${gap.calls === 1 ? '' : 's'} (${((gap.ratio - 1) * 100).toFixed(1)}%)` : ''}`);
         console.log(`  episode: ${out.dir}`);
       }
       return out.success ? 0 : 1;

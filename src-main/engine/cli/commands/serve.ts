@@ -66,8 +66,9 @@ export const serveCommand: Command = {
     }
     // The shell grants files chosen in its native dialogs over our stdin, a pipe only it holds.
     if (values['parent-stdin']) readGrantLines(process.stdin, engine.grants);
-    // The one machine-readable line a parent (the Electron shell, tests) waits for.
-    process.stdout.write(formatReadyLine({ port: engine.server.port, pid: process.pid }));
+    // The one machine-readable line a parent (the Electron shell, tests) waits for on a pipe; a
+    // person at a terminal (`npm run serve`) gets only the URL, not a line of JSON to puzzle over.
+    if (values['parent-stdin'] || !process.stdout.isTTY) process.stdout.write(formatReadyLine({ port: engine.server.port, pid: process.pid }));
     if (!values['parent-stdin']) process.stderr.write(`Robocell Studio engine listening. Open:\n  ${engine.server.url}\n`);
 
     // Stray handles (a stuck client) must not keep the process alive after shutdown: bin's
