@@ -28,6 +28,13 @@ describe('robocell <command> --help', () => {
     expect(text).toContain(`(default: ${DEFAULT_SETTINGS.budgets.maxWallMs / 1000})`);
   });
 
+  it('answers a misused command with its usage and where every option is described', async () => {
+    const err: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((s: string) => void err.push(s));
+    await expect(main(['solve', '--bogus'])).resolves.toBe(2);
+    expect(err.join('\n')).toMatch(/^robocell solve: Unknown option '--bogus'\nUsage: robocell solve .*\n\(`robocell solve --help` describes every option\)$/);
+  });
+
   it('puts a flag too wide for the column on its own line, its text aligned with the others', () => {
     const text = formatHelp('u', 's', [{ title: 'Options', options: [['--a', 'short one'], ['--a-very-long-flag value|other|third', 'long one']] }]);
     // The column is capped at 30 characters, so one long flag does not push every text far right.

@@ -53,11 +53,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError || (err instanceof Error && err.name === 'UsageError')) {
-      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}`);
+      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}\n(\`robocell ${name} --help\` describes every option)`);
       return 2;
     }
     if (err instanceof TypeError && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}`);
+      console.error(`robocell ${name}: ${err.message}\nUsage: ${command.usage}\n(\`robocell ${name} --help\` describes every option)`);
       return 2;
     }
     console.error(`robocell ${name}: ${err instanceof Error ? err.message : String(err)}`);
