@@ -60,7 +60,10 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   };
   process.on('SIGINT', onSigint);
   const planned = folder.manifest.episodes;
-  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : `${opts.jobs} worker process(es)`}\n`);
+  // On a resume, what is left is what the user wants to know ("60 episodes" read as starting over).
+  const recorded = Math.min(planned, folder.results().records.length);
+  const left = recorded ? `, ${recorded} already recorded, ${planned - recorded} to run` : '';
+  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes${left}, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : `${opts.jobs} worker process${opts.jobs === 1 ? '' : 'es'}`}\n`);
   let summary: RunSummary;
   const startedAt = new Date().toISOString();
   try {
