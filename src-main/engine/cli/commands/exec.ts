@@ -30,7 +30,7 @@ export function cellJson(file: string, r: CellResult, imageFiles: Map<string, st
 
 function cellText(file: string, r: CellResult, imageFiles: Map<string, string>): string {
   const status = r.refused ? 'refused' : r.stop ? `stopped (${r.stop.reason})` : r.ok ? 'ok' : 'error';
-  const lines = [`── cell ${r.index} (${file}) ── ${status} · ${r.primitiveCalls.length} robo calls · ${r.simSteps} sim steps · ${Math.round(r.wallMs)} ms`];
+  const lines = [`── cell ${r.index} (${file}) ── ${status} · ${r.primitiveCalls.length} robo call${r.primitiveCalls.length === 1 ? '' : 's'} · ${r.simSteps} sim steps · ${Math.round(r.wallMs)} ms`];
   for (const f of r.audit) lines.push(`audit: line ${f.line}:${f.column} ${f.rule}: ${f.message}`);
   if (r.stdout) lines.push(r.stdout.replace(/\n$/, ''));
   if (r.stdoutTruncatedChars) lines.push(`[… ${r.stdoutTruncatedChars} more characters of output dropped]`);
@@ -151,7 +151,7 @@ export const execCommand: Command = {
         simSteps: steps() - steps0,
         wallMs: Math.round(performance.now() - started),
       };
-      out(values.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cells, ${summary.simSteps} sim steps, ${summary.wallMs} ms)`);
+      out(values.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cell${summary.cells === 1 ? '' : 's'}, ${summary.simSteps} sim steps, ${summary.wallMs} ms)`);
       return verdict.success ? 0 : 1;
     } finally {
       await runtime?.dispose();

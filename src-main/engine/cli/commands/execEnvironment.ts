@@ -29,7 +29,7 @@ export async function execInEnvironment(entry: EnvironmentEntry, instance: Insta
     }
     const verdict = env.judge();
     const summary = { type: 'verdict', environment: entry.kind, task: instance.taskId, variant: instance.variant, seed: instance.seed, instruction: env.instruction, language: o.language, success: verdict.success, reason: verdict.reason, finished: env.solved(), cells: o.cells.length, cellsOk, wallMs: Math.round(performance.now() - started) };
-    o.out(o.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cells, ${summary.wallMs} ms)`);
+    o.out(o.json ? JSON.stringify(summary) : `verdict: ${verdict.success ? 'SUCCESS' : 'FAILURE'} — ${verdict.reason} (${summary.cells} cell${summary.cells === 1 ? '' : 's'}, ${summary.wallMs} ms)`);
     return verdict.success ? 0 : 1;
   } finally {
     env.dispose();
