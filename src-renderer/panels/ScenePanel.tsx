@@ -105,16 +105,17 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
   }, [client, episodeId, previewKey, connected]);
 
   useEffect(() => {
-    if (atAction !== null || loadedId !== episodeId) return;
-    // Live: the binary stream, straight into the view (never through React state).
-    // While a scratch copy is shown, the stream is kept for when it goes, not drawn over it.
+    if (!episodeId || loadedId !== episodeId) return;
+    // Live: the binary stream, straight into the view (never through React state). It is kept,
+    // not drawn, while a scratch copy or a recorded moment is shown, for when the view follows again.
     const offPoses = client.onPoses((f) => live.streamedPoses(f.poses));
     const offContacts = client.on('scene/contacts-updated', (e) => e.episodeId === episodeId && live.streamedContacts(e.contacts));
     return () => {
       offPoses();
       offContacts();
     };
-  }, [client, live, atAction, loadedId, episodeId]);
+  }, [client, live, loadedId, episodeId]);
+  useEffect(() => live.follow(atAction === null), [live, atAction]);
 
   useEffect(() => {
     if (atAction === null || !episodeId || loadedId !== episodeId) return;

@@ -56,6 +56,30 @@ describe('the live view and a scratch copy over it', () => {
     expect(live.showingCopy).toBe(false);
   });
 
+  it('keeps the stream while a recorded moment is shown, and draws its last pose (or the copy) on following again', () => {
+    const { drawn, live } = sink();
+    live.loaded('ep', frame(0.25));
+    live.follow(false);
+    // the recorded moment is drawn by the seek, not here
+    drawn.poses = null;
+    live.streamedPoses(Float32Array.from(frame(0.2).poses));
+    live.streamedContacts([[7, 8, 9]]);
+    expect(drawn.poses).toBeNull();
+    live.follow(true);
+    expect(drawn.poses?.[2]).toBeCloseTo(0.2, 6);
+    expect(drawn.contacts).toEqual([[7, 8, 9]]);
+    // a copy still shown when the user comes back is drawn again
+    live.showCopy(frame(0.3));
+    live.follow(false);
+    drawn.poses = null;
+    live.follow(true);
+    expect(drawn.poses?.[2]).toBeCloseTo(0.3, 6);
+    // a scene loaded while a moment is selected is drawn until that moment's frame comes
+    live.follow(false);
+    live.loaded('other', frame(0.5));
+    expect(drawn.poses?.[2]).toBe(0.5);
+  });
+
   it('draws nothing before a scene is loaded, and showLive without a copy changes nothing', () => {
     const { drawn, live } = sink();
     live.showLive();

@@ -18,12 +18,17 @@ export interface PoseSink {
  *
  * A copy belongs to the scene it was shown on: loading that scene again (after a reconnect) keeps
  * the copy drawn, as its caption still says; loading another scene drops it.
+ *
+ * The stream is kept while the view shows a recorded moment instead (the user scrubbed back), and
+ * following the run again draws what it last sent: drawing only what streams after that left the
+ * scrubbed moment on screen, passing for the run, for as long as a paused run sent nothing.
  */
 export class LiveFollow {
   private scene: string | null = null;
   private poses: Float32Array | null = null;
   private contacts: SceneFrame['contacts'] = [];
   private copy: SceneFrame | null = null;
+  private following = true;
 
   constructor(private readonly sink: () => PoseSink | null) {}
 
@@ -33,17 +38,25 @@ export class LiveFollow {
     this.scene = key;
     this.poses = Float32Array.from(frame.poses);
     this.contacts = frame.contacts;
-    this.draw();
+    // Drawn even when a recorded moment is selected: it stands until that moment's frame comes.
+    this.draw(true);
   }
 
   streamedPoses(poses: Float32Array): void {
     this.poses = poses;
-    if (!this.copy) this.sink()?.setPoses(poses, true);
+    if (this.following && !this.copy) this.sink()?.setPoses(poses, true);
   }
 
   streamedContacts(points: SceneFrame['contacts']): void {
     this.contacts = points;
-    if (!this.copy) this.sink()?.setContacts(points);
+    if (this.following && !this.copy) this.sink()?.setContacts(points);
+  }
+
+  /** Whether the view follows the run (false: it shows a recorded moment, drawn by others). */
+  follow(on: boolean): void {
+    if (on === this.following) return;
+    this.following = on;
+    if (on) this.draw();
   }
 
   /** Draws a scratch copy's frame instead of the run (again, for a later cell at the same gate). */
@@ -63,10 +76,10 @@ export class LiveFollow {
     return this.copy !== null;
   }
 
-  private draw(): void {
+  private draw(onLoad = false): void {
     const sink = this.sink();
-    if (!sink) return;
-    if (this.copy) {
+    if (!sink || !(this.following || onLoad)) return;
+    if (this.copy && this.following) {
       sink.setPoses(Float32Array.from(this.copy.poses));
       sink.setContacts(this.copy.contacts);
     } else if (this.poses) {
