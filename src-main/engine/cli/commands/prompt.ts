@@ -17,7 +17,7 @@ export const promptCommand: Command = {
     'robocell prompt --task ID [--variant V] [--seed N] --arm tools|code [--model NAME] [--max-calls K] [--max-wall-sec S] [--max-steps N] [--images on-demand|on-motion|none] [--feedback pure|rich] [--cameras front,wrist] [--detail low|high|auto] [--lang python|javascript] [--no-render] [--json]',
   options: [
     { title: 'Instance and arm', options: [...INSTANCE_HELP, ['--arm tools|code', 'the interface (required): tools, one primitive per model call; code, cells against robo']] },
-    { title: 'Settings (as for robocell run)', options: [['--model NAME', 'the model whose image-token formula the estimates use (default: none, the heuristic agent\'s)'], ...settingsHelp()] },
+    { title: 'Settings (as for robocell run)', options: [['--model NAME', 'the model the request names, whose image-token formula the estimates use (default: none named, the default formula)'], ...settingsHelp()] },
     { title: 'Output', options: [['--no-render', 'the prompt of an episode without the renderer (it says no image can be taken)'], ['--json', 'print the Chat Completions request body instead of text']] },
   ],
   async run(argv) {
