@@ -5,7 +5,7 @@ import { useClient } from '../app/clientContext';
 import { CELL_LANGUAGE_LABELS } from '../app/format';
 import { EmptyState } from '../app/Pane';
 import { CellView } from '../cells/CellView';
-import { useScratchFrame } from '../store/scratchFrame';
+import { scratchFrameAfter, useScratchFrame } from '../store/scratchFrame';
 
 /** A first scratch cell in each language; the engine runs scratch cells in the episode's language. */
 const EXAMPLES: Record<CellLanguage, string> = {
@@ -61,7 +61,7 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
       const r = await client.request('scratch/run', { episodeId, code, maxWallMs: wallSec * 1000, ...(!live && atAction !== null ? { atAction } : {}) }, { timeoutMs: wallSec * 1000 + 60_000 });
       setResult(r);
       // On a live run the copy's pose is shown while the run stays paused at this gate.
-      if (r.frame) useScratchFrame.setState({ episodeId, atAction: r.target === 'scratch-world' ? atAction : null, beforeCall: r.target === 'live-copy' ? r.beforeCall : null, frame: r.frame });
+      useScratchFrame.setState(scratchFrameAfter(r, episodeId, atAction));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -97,6 +97,7 @@ export function ScratchCell({ episodeId, atAction, live, language = DEFAULT_CELL
       {d?.error && <pre className="error">{d.error.type}: {d.error.message}{d.error.line ? ` (line ${d.error.line})` : ''}</pre>}
       {/* A stop the runtime also reported as the cell's error is said once. */}
       {d?.stop && d.stop.message !== d.error?.message && <pre className="error">{d.stop.message}</pre>}
+      {result && !result.frame && <div className="muted small" data-testid="scratch-no-frame">the robot's pose after the cell could not be read: the 3D view shows {live ? 'the live run' : 'the recording'}, not the scratch copy</div>}
       {result && <div className="muted small" data-testid="scratch-verdict">judge after the cell: {result.verdict.success ? 'solved' : 'not solved'} ({result.verdict.reason})</div>}
       {result?.images.map((im, i) => <img key={i} src={im.dataUrl} alt={im.label} width={240} />)}
     </div>

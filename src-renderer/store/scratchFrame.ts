@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { PausePoint, RunState, SceneFrame } from '../../src-shared/protocol';
+import type { PausePoint, RunState, SceneFrame, ScratchResult } from '../../src-shared/protocol';
 
 /**
  * The robot as the last scratch cell left it. On a recorded episode it is shown in the 3D view
@@ -14,7 +14,20 @@ export interface ScratchFrameState {
   frame: SceneFrame | null;
 }
 
-export const useScratchFrame = create<ScratchFrameState>(() => ({ episodeId: null, atAction: null, beforeCall: null, frame: null }));
+export const NO_SCRATCH_FRAME: ScratchFrameState = { episodeId: null, atAction: null, beforeCall: null, frame: null };
+
+export const useScratchFrame = create<ScratchFrameState>(() => NO_SCRATCH_FRAME);
+
+/**
+ * What the store holds after a scratch cell on `episodeId` (run from the selected moment
+ * `atAction`, null on a live run) replied. A reply without a frame (the engine could not read the
+ * copy's robot) clears it: keeping the earlier cell's frame would show a pose this cell may have
+ * moved the robot away from, captioned as where it left it.
+ */
+export function scratchFrameAfter(r: Pick<ScratchResult, 'frame' | 'target' | 'beforeCall'>, episodeId: string, atAction: number | null): ScratchFrameState {
+  if (!r.frame) return NO_SCRATCH_FRAME;
+  return { episodeId, atAction: r.target === 'scratch-world' ? atAction : null, beforeCall: r.target === 'live-copy' ? r.beforeCall : null, frame: r.frame };
+}
 
 export interface ScratchViewContext {
   episodeId: string | null;
