@@ -62,6 +62,10 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
   const [toggles, setToggles] = useState({ contacts: false, targets: true, labels: true, shadows: true });
   const [error, setError] = useState<string | null>(null);
   const [loadedId, setLoadedId] = useState<string | null>(null);
+  // Counts loads: a reconnect reloads the same scene (same key), which draws the scene's own
+  // initial frame and rebuilds its lights and labels; the selected moment and the toggles must be
+  // applied again, and `loadedId` alone does not change.
+  const [loads, setLoads] = useState(0);
   // The live run's robot, or a scratch copy's drawn over it (liveFollow.ts says how they swap).
   const [live] = useState(() => new LiveFollow(() => view.current));
 
@@ -95,6 +99,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
         live.loaded(key, s.frame);
         setCameras(view.current.cameraNames);
         setLoadedId(key);
+        setLoads((n) => n + 1);
       },
       (err: Error) => !cancelled && setError(`${episodeId ? 'scene' : 'preview'} unavailable: ${err.message}`),
     );
@@ -131,7 +136,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
     return () => {
       cancelled = true;
     };
-  }, [client, episodeId, atAction, loadedId, override]);
+  }, [client, episodeId, atAction, loadedId, loads, override]);
 
   useEffect(() => {
     if (atAction !== null || loadedId !== episodeId || !view.current) return;
@@ -147,7 +152,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
     v.setTargetsVisible(toggles.targets);
     v.setLabelsVisible(toggles.labels);
     v.setShadows(toggles.shadows);
-  }, [toggles, loadedId]);
+  }, [toggles, loadedId, loads]);
   useEffect(() => view.current?.setPreset(preset), [preset]);
 
   const flip = (k: keyof typeof toggles) => setToggles({ ...toggles, [k]: !toggles[k] });
