@@ -1,5 +1,6 @@
 import { instanceLabel } from '../../src-shared/episode';
 import { OutcomeBadge } from '../panels/OutcomeBadge';
+import { runStatusOf } from './runControl';
 import { useRunForm } from '../store/runForm';
 import { notify, useRun } from '../store/run';
 import type { OpenEpisode } from '../store/studio';
@@ -9,8 +10,13 @@ import { useUi } from '../store/ui';
 export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
   const { meta } = episode;
   const name = useRun((s) => s.library.find((e) => e.id === meta.id)?.name ?? null);
-  // "running" is the outcome so far (no verdict yet); whether the run moves is the Run panel's state.
-  const paused = useRun((s) => episode.live && s.activeEpisodeId === meta.id && s.state === 'paused');
+  // One badge for where the episode stands: the live run's status while this run is the active
+  // one, else its outcome ("running" for a live episode whose run state is not known yet).
+  const ours = useRun((s) => episode.live && s.activeEpisodeId === meta.id);
+  const state = useRun((s) => (ours ? s.state : null));
+  const pausedAt = useRun((s) => (ours ? s.pausedAt : null));
+  const stopping = useRun((s) => ours && s.stopping);
+  const status = runStatusOf(state, pausedAt, stopping);
   const runAgain = () => {
     useRunForm.getState().fillFrom(meta);
     useUi.getState().set({ view: 'studio', leftTab: 'run' });
@@ -26,8 +32,11 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
       </span>
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
-      <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
-      {paused && <span className="badge warn" title="The run is paused: Resume or Step in the Run panel (Space resumes, S steps)" data-testid="title-paused">paused</span>}
+      {status ? (
+        <span className={`badge run-status ${status.state === 'running' ? 'live' : 'warn'}`} title={status.title} data-testid="title-run-state" data-state={status.state}>{status.label}</span>
+      ) : (
+        <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
+      )}
       <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
     </div>
   );

@@ -15,7 +15,8 @@ export function useEngineSync(client: EngineClient): void {
       client.on('run/event', (e) => useStudio.getState().appendEvents(e.episodeId, [e.event])),
       client.on('run/state-changed', (e) => {
         const done = e.state === 'finished' || e.state === 'failed' || e.state === 'stopped';
-        useRun.setState({ activeEpisodeId: done ? null : e.episodeId, state: e.state, pausedAt: e.pausedAt ?? null, error: e.error });
+        // A stop asked for stays "stopping" through the run's last state changes (a paused run resumes to end).
+        useRun.setState((s) => ({ activeEpisodeId: done ? null : e.episodeId, state: e.state, pausedAt: e.pausedAt ?? null, stopping: !done && s.stopping && s.activeEpisodeId === e.episodeId, error: e.error }));
         if (done) useStudio.getState().setLive(e.episodeId, false);
         if (e.error) notify('error', e.error);
       }),

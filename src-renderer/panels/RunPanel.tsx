@@ -26,7 +26,7 @@ const SPEEDS: Array<{ label: string; value: SimSpeed }> = [
  */
 export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
   const client = useClient();
-  const { tasks, defaults, activeEpisodeId, state, pausedAt } = useRun();
+  const { tasks, defaults, activeEpisodeId, state, pausedAt, stopping } = useRun();
   const connected = useConnection((s) => s.state === 'open');
   const form = useRunForm();
   const { taskId, variant, seed, interface: iface, model, settings, speed } = form;
@@ -53,7 +53,7 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
     if (!task || !settings) return;
     try {
       const { episodeId } = await client.request('run/start', { instance: { taskId: task.id, variant, seed }, interface: iface, model, settings, speed, startPaused });
-      useRun.setState({ activeEpisodeId: episodeId, state: startPaused ? 'paused' : 'running', error: null });
+      useRun.setState({ activeEpisodeId: episodeId, state: startPaused ? 'paused' : 'running', stopping: false, error: null });
       clearNotices();
       await openEpisode(client, episodeId);
     } catch (err) {
@@ -146,20 +146,21 @@ export function RunPanel({ endpointLabel }: { endpointLabel: string | null }) {
       <div className="run-buttons">
         <button className="primary" onClick={() => void start()} disabled={!connected || running || !task} data-testid="run-start">Run</button>
         {state === 'paused' ? (
-          <button onClick={() => void controlRun(client, 'resume')} disabled={!running} data-testid="run-resume" title="Resume (Space)">Resume</button>
+          <button onClick={() => void controlRun(client, 'resume')} disabled={!running || stopping} data-testid="run-resume" title="Resume (Space)">Resume</button>
         ) : (
-          <button onClick={() => void controlRun(client, 'pause')} disabled={!running} data-testid="run-pause" title="Pause (Space)">Pause</button>
+          <button onClick={() => void controlRun(client, 'pause')} disabled={!running || stopping} data-testid="run-pause" title="Pause (Space)">Pause</button>
         )}
-        <button onClick={() => void controlRun(client, 'step')} disabled={!running || state !== 'paused'} title={`Step (S): ${stepWillDo(pausedAt)}`} data-testid="run-step">Step</button>
-        <button onClick={() => void controlRun(client, 'stop')} disabled={!running} data-testid="run-stop">Stop</button>
+        <button onClick={() => void controlRun(client, 'step')} disabled={!running || stopping || state !== 'paused'} title={`Step (S): ${stepWillDo(pausedAt)}`} data-testid="run-step">Step</button>
+        <button onClick={() => void controlRun(client, 'stop')} disabled={!running || stopping} data-testid="run-stop">Stop</button>
       </div>
       <label className="muted small run-start-paused" title="Pause before the first model call; Step (S) then runs one model call and its action at a time">
         <input type="checkbox" checked={startPaused} onChange={(e) => setStartPaused(e.target.checked)} disabled={running} data-testid="run-start-paused" /> start paused
       </label>
       {running && (
-        <div className="muted small" data-testid="run-state" data-state={state} data-paused-at={pausedAt ? `${pausedAt.where} ${pausedAt.call}` : undefined}>
-          {state}
-          {state === 'paused' && pausedAt && ` ${pausedAtLabel(pausedAt)}`} · {activeEpisodeId}
+        <div className="muted small" data-testid="run-state" data-state={state} data-stopping={stopping || undefined} data-paused-at={pausedAt ? `${pausedAt.where} ${pausedAt.call}` : undefined}>
+          {/* The header's badge says the same (runStatusOf); here in full, with the episode. */}
+          {stopping ? 'stopping…' : state}
+          {state === 'paused' && !stopping && pausedAt && ` ${pausedAtLabel(pausedAt)}`} · {activeEpisodeId}
         </div>
       )}
       {running && live && <BudgetMeters view={live} paused={state === 'paused'} />}

@@ -14,6 +14,8 @@ interface RunStore {
   state: RunState | null;
   /** Where the paused run is held (what a Step does next); null while running or not yet held. */
   pausedAt: PausePoint | null;
+  /** A Stop was accepted and the run has not ended yet (the engine has no state of its own for it). */
+  stopping: boolean;
   error: string | null;
   tasks: TaskInfo[];
   defaults: AgentSettings | null;
@@ -27,6 +29,7 @@ export const useRun = create<RunStore>(() => ({
   activeEpisodeId: null,
   state: null,
   pausedAt: null,
+  stopping: false,
   error: null,
   tasks: [],
   defaults: null,

@@ -28,7 +28,8 @@ describe('a scratch cell on a paused live Python run', () => {
   let page: Page;
 
   beforeAll(async () => {
-    studio = await openStudio('live-scratch');
+    // The studio's baseline window: every control this walk-through uses must be reachable there.
+    studio = await openStudio('live-scratch', { viewport: { width: 1280, height: 720 } });
     page = studio.page;
   });
   afterAll(async () => {
@@ -74,13 +75,16 @@ describe('a scratch cell on a paused live Python run', () => {
     // The run is still paused: the scratch cell is not part of the recorded conversation.
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid="run-state"]').getAttribute('data-state')).resolves.toBe('paused');
-    // The header says so too, beside the outcome so far.
-    await page.getByTestId('title-paused').waitFor();
+    // The header says so too, in one badge: no "running" outcome beside a "paused" one.
+    await expect(page.getByTestId('title-run-state').textContent()).resolves.toBe('paused before call 2');
+    await expect(page.getByTestId('title-run-state').getAttribute('data-state')).resolves.toBe('paused');
+    await expect(page.getByTestId('title-outcome').count()).resolves.toBe(0);
     await shot(page, '1-paused-scratch');
 
     // Resume; the view goes back to the live robot (at a quarter speed it has hardly moved yet).
     await page.getByTestId('run-resume').click();
     await page.getByTestId('scene-scratch').waitFor({ state: 'detached' });
+    await page.locator('[data-testid="title-run-state"][data-state="running"]').waitFor();
     const resumed = await shownPoses(page);
     expect(farthest(resumed, livePose)).toBeLessThan(farthest(resumed, copyPose));
     // Once the stacking cell is under way, pause again: in the middle of its motion.
@@ -100,7 +104,9 @@ describe('a scratch cell on a paused live Python run', () => {
     await page.getByTestId('run-resume').click();
     await page.locator(FINISHED).waitFor({ timeout: 240_000 });
     await expect(page.locator(FINISHED).textContent()).resolves.toBe('success');
-    await expect(page.getByTestId('title-paused').count()).resolves.toBe(0);
+    // Ended, the header shows the outcome in place of the run's status.
+    await page.getByTestId('title-run-state').waitFor({ state: 'detached', timeout: 30_000 });
+    await expect(page.getByTestId('title-outcome').textContent()).resolves.toBe('success');
     await page.getByTestId('tab-cells').click();
     await expect(page.getByTestId('action-card').count()).resolves.toBe(2);
     await shot(page, '3-finished');

@@ -71,7 +71,7 @@ describe('Step on a live run paused mid-motion', () => {
     await page.waitForTimeout(1000);
     await expect(page.getByTestId('timeline-mark').count()).resolves.toBe(call);
     await expect(page.getByTestId('action-card').count()).resolves.toBe(call);
-    await page.getByTestId('title-paused').waitFor();
+    await page.locator(`[data-testid="title-run-state"][data-state="paused"]`).getByText(`paused before call ${call + 1}`).waitFor();
     await page.locator(`[data-testid="run-state"][data-paused-at="before-call ${call + 1}"]`).waitFor();
     await expect(page.getByTestId('run-step').getAttribute('title')).resolves.toBe(`Step (S): run model call ${call + 1} and its action, then pause before call ${call + 2}`);
     await shot(page, '1-stepped-to-gate');
