@@ -62,6 +62,8 @@ describe('robocell render and the GPU backends', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/no GPU adapter for the headless renderer \(tried Vulkan: .+; GLES: .+\)/);
     expect(r.stderr).toMatch(/install-render-deps\.sh/);
+    // and the way to run on without images
+    expect(r.stderr).toMatch(/--no-render \(robocell run, prompt\) or --cameras none \(experiment run\)/);
   });
 
   it('rejects bad usage with a message naming the problem', () => {

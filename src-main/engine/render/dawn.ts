@@ -136,7 +136,8 @@ export async function acquireGpu(backends: GpuBackend[] = backendsFromEnv() ?? d
   throw new GpuUnavailableError(
     `no GPU adapter for the headless renderer (tried ${failures.join('; ')}). ` +
       'On Debian without a GPU, install Mesa\'s software drivers: .ci/install-render-deps.sh ' +
-      '(mesa-vulkan-drivers from bookworm-backports, libvulkan1, libegl1).',
+      '(mesa-vulkan-drivers from bookworm-backports, libvulkan1, libegl1). ' +
+      'Or run without camera images: --no-render (robocell run, prompt) or --cameras none (experiment run).',
   );
 }
 
