@@ -26,7 +26,7 @@ function help(): string {
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `robocell <command> --help` for a command\'s options.',
+    'Run `robocell <command> --help` for a command\'s options, with their units and defaults; `robocell --version` prints the version.',
   ].join('\n');
 }
 
