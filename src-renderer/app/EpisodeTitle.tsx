@@ -1,6 +1,5 @@
 import { instanceLabel } from '../../src-shared/episode';
-import { OutcomeBadge } from '../panels/OutcomeBadge';
-import { runStatusOf } from './runControl';
+import { EpisodeStatusBadge } from '../panels/EpisodeStatusBadge';
 import { useRunForm } from '../store/runForm';
 import { notify, useRun } from '../store/run';
 import type { OpenEpisode } from '../store/studio';
@@ -10,13 +9,6 @@ import { useUi } from '../store/ui';
 export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
   const { meta } = episode;
   const name = useRun((s) => s.library.find((e) => e.id === meta.id)?.name ?? null);
-  // One badge for where the episode stands: the live run's status while this run is the active
-  // one, else its outcome ("running" for a live episode whose run state is not known yet).
-  const ours = useRun((s) => episode.live && s.activeEpisodeId === meta.id);
-  const state = useRun((s) => (ours ? s.state : null));
-  const pausedAt = useRun((s) => (ours ? s.pausedAt : null));
-  const stopping = useRun((s) => ours && s.stopping);
-  const status = runStatusOf(state, pausedAt, stopping);
   const runAgain = () => {
     useRunForm.getState().fillFrom(meta);
     useUi.getState().set({ view: 'studio', leftTab: 'run' });
@@ -32,11 +24,7 @@ export function EpisodeTitle({ episode }: { episode: OpenEpisode }) {
       </span>
       <span className={meta.model.scripted ? 'badge scripted' : 'badge'}>{meta.model.label}</span>
       {meta.imagesAvailable === false && <span className="badge warn" title="No renderer was attached: the prompts said so and the model saw no camera image" data-testid="no-images">no images (no renderer)</span>}
-      {status ? (
-        <span className={`badge run-status ${status.state === 'running' ? 'live' : 'warn'}`} title={status.title} data-testid="title-run-state" data-state={status.state}>{status.label}</span>
-      ) : (
-        <OutcomeBadge verdict={episode.view.verdict} live={episode.live} testId="title-outcome" />
-      )}
+      <EpisodeStatusBadge episodeId={meta.id} verdict={episode.view.verdict} live={episode.live} testId="title-outcome" statusTestId="title-run-state" />
       <button className="small-button" onClick={runAgain} disabled={episode.live} title="Fill the Run form with this episode's instance, arm, model and budgets" data-testid="run-again">Run again…</button>
     </div>
   );

@@ -96,7 +96,7 @@ export function StudioView() {
         )}
       </Pane>
       <Pane title="Timeline" className="area-timeline" testId="pane-timeline">
-        <Timeline calls={view?.calls ?? []} selected={selectedCall} onSelect={selectCall} verdict={view?.verdict ?? null} live={!!episode?.live} maxCalls={episode?.meta.settings.budgets.maxModelCalls ?? 1} />
+        <Timeline episodeId={episodeId} calls={view?.calls ?? []} selected={selectedCall} onSelect={selectCall} verdict={view?.verdict ?? null} live={!!episode?.live} maxCalls={episode?.meta.settings.budgets.maxModelCalls ?? 1} />
       </Pane>
     </main>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { VerdictEvent } from '../../src-shared/episode';
 import { fmtTokens } from '../app/format';
-import { OutcomeBadge } from './OutcomeBadge';
+import { EpisodeStatusBadge } from './EpisodeStatusBadge';
 import { EmptyState } from '../app/Pane';
 import type { CallKind, CallView } from '../episode/view';
 
@@ -21,7 +21,7 @@ export const LEGEND: Array<{ kind: CallKind; label: string; title: string }> = [
  * end); a live one's are sized for its call budget, so they never move under the pointer as calls
  * arrive. Past ~150 calls they keep a minimum width and scroll.
  */
-export function Timeline({ calls, selected, onSelect, verdict, live, maxCalls }: { calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null; live: boolean; maxCalls: number }) {
+export function Timeline({ episodeId, calls, selected, onSelect, verdict, live, maxCalls }: { episodeId: string | null; calls: CallView[]; selected: number; onSelect(i: number): void; verdict: VerdictEvent | null; live: boolean; maxCalls: number }) {
   const marks = useRef<HTMLDivElement>(null);
   useEffect(() => {
     marks.current?.querySelector('.mark.selected')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -54,7 +54,7 @@ export function Timeline({ calls, selected, onSelect, verdict, live, maxCalls }:
       <div className="timeline-side">
         <div className="timeline-info">
           <span data-testid="timeline-position">call {selected + 1} of {calls.length}</span>
-          <OutcomeBadge verdict={verdict} live={live} testId="verdict" />
+          <EpisodeStatusBadge episodeId={episodeId} verdict={verdict} live={live} testId="verdict" />
         </div>
         <div className="legend" data-testid="timeline-legend">
           {LEGEND.filter((l) => shown.has(l.kind)).map((l) => (

@@ -79,6 +79,8 @@ describe('a scratch cell on a paused live Python run', () => {
     await expect(page.getByTestId('title-run-state').textContent()).resolves.toBe('paused before call 2');
     await expect(page.getByTestId('title-run-state').getAttribute('data-state')).resolves.toBe('paused');
     await expect(page.getByTestId('title-outcome').count()).resolves.toBe(0);
+    // The timeline's badge says the same, not "running".
+    await expect(page.locator('[data-testid="verdict"][data-state="paused"]').textContent()).resolves.toBe('paused before call 2');
     await shot(page, '1-paused-scratch');
 
     // Resume; the view goes back to the live robot (at a quarter speed it has hardly moved yet).
