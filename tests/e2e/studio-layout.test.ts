@@ -103,6 +103,17 @@ describe('studio layout at 1280x720 and 1920x1080', () => {
     expect(Math.min(...at1080)).toBeGreaterThanOrEqual(560);
     expect(await titleOnOneLine(page)).toBe(false);
     expect(Math.abs(at1080[0] - at1080[1])).toBeLessThanOrEqual(1);
+    // A narrow window: the two sides stay halves, and each side's stats stay inside it (ellipsized, not pushed out).
+    await resize(page, 1024, 700);
+    const sides = await page.getByTestId('duel-side').evaluateAll((els) => els.map((e) => {
+      const side = e.getBoundingClientRect();
+      const stats = e.querySelector('[data-testid="duel-stats"]')!.getBoundingClientRect();
+      return { width: side.width, right: side.right, statsRight: stats.right };
+    }));
+    expect(Math.abs(sides[0].width - sides[1].width)).toBeLessThanOrEqual(2);
+    for (const s of sides) expect(s.statsRight).toBeLessThanOrEqual(s.right + 0.5);
+    expect(await titleOnOneLine(page)).toBe(true);
+    await shot(page, 'duel-1024');
     await resize(page, 1280, 720);
     expect(Math.min(...(await sceneHeights(page)))).toBeGreaterThanOrEqual(320);
     await page.getByTestId('duel-close').click();
