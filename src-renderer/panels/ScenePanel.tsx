@@ -157,7 +157,7 @@ function RobotScene({ episodeId, atAction, targets, compact, preview, override, 
 
   const flip = (k: keyof typeof toggles) => setToggles({ ...toggles, [k]: !toggles[k] });
   return (
-    <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-loaded={loadedId ?? ''} data-override={override ? 'scratch' : ''}>
+    <div className={`scene-panel ${compact ? 'compact' : ''}`} data-testid="scene-panel" data-loaded={loadedId ?? ''} data-loads={loads} data-override={override ? 'scratch' : ''}>
       <div className="scene-host" ref={host} />
       <div className="scene-toolbar">
         <select value={preset} onChange={(e) => setPreset(e.target.value)} aria-label="camera" data-testid="scene-camera">
