@@ -59,5 +59,6 @@ export async function statusSub(argv: string[]): Promise<number> {
     throw err;
   }
   console.log(values.json ? JSON.stringify(s) : statusText(s));
-  return 0;
+  // The folder's part is printed either way; the queue's could not be read, which a script must see.
+  return s.queue && !s.queue.reachable ? 1 : 0;
 }

@@ -64,16 +64,43 @@ export function parseQueueUrl(url: string): QueueAddress {
   return { url: shown.toString(), options };
 }
 
-/** A connection for our own keys; fails fast with a clear message when nothing answers. */
+/**
+ * A connection for our own keys; fails fast with a clear message when nothing answers. Until the
+ * first connect succeeds it does not retry: an address where nothing listens is an error now, not
+ * a reconnect loop. After that, a dropped connection is retried (workers ride out a Redis restart).
+ */
 export async function connectRedis(addr: QueueAddress, timeoutMs = 5000): Promise<Redis> {
-  const r = new Redis({ ...addr.options, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: (n) => Math.min(n * 200, 2000) });
-  r.on('error', () => undefined); // reconnects are retried; the first connect below reports
+  let connected = false;
+  let firstError: Error | null = null;
+  // disconnectTimeout: see closeFailed; ioredis itself disconnects again once a handshake fails.
+  const r = new Redis({ ...addr.options, lazyConnect: true, connectTimeout: timeoutMs, disconnectTimeout: 200, retryStrategy: (n) => (connected ? Math.min(n * 200, 2000) : null) });
+  // Reconnects are retried; the first connect's own error (ECONNREFUSED, ENOTFOUND) is what a user needs to read.
+  r.on('error', (err: Error) => (firstError ??= err));
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([r.connect(), new Promise((_, rej) => setTimeout(() => rej(new Error('timed out')), timeoutMs).unref())]);
+    await Promise.race([r.connect(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)))]);
+    connected = true;
     await r.ping();
   } catch (err) {
-    r.disconnect();
-    throw new QueueConnectError(`cannot reach Redis at ${addr.url}: ${(err as Error).message.replace(/\.+$/, '')}. Start one (redis-server --port ${addr.options.port}) or give the right --queue`);
+    closeFailed(r);
+    const why = (firstError ?? (err as Error)).message.replace(/\.+$/, '');
+    throw new QueueConnectError(`cannot reach Redis at ${addr.url}: ${why}. Start one (redis-server --port ${addr.options.port}) or give the right --queue`);
+  } finally {
+    clearTimeout(timer);
   }
   return r;
+}
+
+/**
+ * Ends a client whose connect failed, leaving nothing that holds the process. ioredis' disconnect()
+ * ends the socket and arms a timer (disconnectTimeout, 2 s by default) that only the socket's 'close'
+ * clears: on a socket that had already closed (connection refused) it never fires, and a CLI command
+ * that had finished (`experiment status --queue` with Redis down) waited those 2 s to exit. A failed
+ * handshake (no answer, NOAUTH) makes ioredis call it once more after the close, hence the short
+ * disconnectTimeout above.
+ */
+function closeFailed(r: Redis): void {
+  if (r.status !== 'end') r.disconnect();
+  // Still connecting or handshaking (no answer): destroy it, so 'close' clears that timer now.
+  if (r.stream && !r.stream.destroyed) r.stream.destroy();
 }
