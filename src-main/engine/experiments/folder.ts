@@ -107,6 +107,14 @@ export class ExperimentFolder {
     return existsSync(join(dir, MANIFEST_FILE));
   }
 
+  /**
+   * An experiment, or what is left of one: results without their manifest are a damaged
+   * experiment (open() says what is missing), which a listing shows rather than skips.
+   */
+  static holdsExperiment(dir: string): boolean {
+    return ExperimentFolder.exists(dir) || existsSync(join(dir, RESULTS_FILE));
+  }
+
   static create(dir: string, manifest: ExperimentManifest): ExperimentFolder {
     if (ExperimentFolder.exists(dir)) throw new ExperimentFormatError(`${dir} already holds an experiment`);
     mkdirSync(join(dir, 'episodes'), { recursive: true });

@@ -49,4 +49,13 @@ describe('ExperimentService.report', () => {
     expect(caught).toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/results\.jsonl line 1: not valid JSON/) });
     expect(s.list()).toEqual([expect.objectContaining({ id: 'corrupt', error: expect.stringMatching(/line 1/) })]);
   });
+
+  it('lists a folder whose experiment.json is gone but whose results are there, with why, and opening it says so', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rc-expsvc-'));
+    mkdirSync(join(root, 'orphan', 'episodes'), { recursive: true });
+    writeFileSync(join(root, 'orphan', 'results.jsonl'), '');
+    const s = new ExperimentService(() => undefined, { endpoint: () => ({ baseUrl: null, model: '' }), apiKeyFor: () => null, prices: () => ({}) }, root);
+    expect(s.list()).toEqual([expect.objectContaining({ id: 'orphan', error: expect.stringMatching(/experiment\.json is missing \(results\.jsonl and the episode folders are still there/) })]);
+    expect(() => s.report('orphan', null)).toThrow(expect.objectContaining({ code: 'invalid-argument', message: expect.stringMatching(/experiment\.json is missing/) }));
+  });
 });

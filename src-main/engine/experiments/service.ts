@@ -53,7 +53,7 @@ export class ExperimentService {
   private dirOf(id: string): string {
     if (!/^[A-Za-z0-9_.-]+$/.test(id) || id.startsWith('.')) throw new RpcError('invalid-argument', `not an experiment id: ${JSON.stringify(id)}`);
     const dir = join(this.root, id);
-    if (!ExperimentFolder.exists(dir)) throw new RpcError('not-found', `no experiment ${id}`);
+    if (!ExperimentFolder.holdsExperiment(dir)) throw new RpcError('not-found', `no experiment ${id}`);
     return dir;
   }
 
@@ -71,7 +71,7 @@ export class ExperimentService {
     const out: ExperimentListItem[] = [];
     for (const id of readdirSync(this.root)) {
       const dir = join(this.root, id);
-      if (!ExperimentFolder.exists(dir)) continue;
+      if (!ExperimentFolder.holdsExperiment(dir)) continue;
       try {
         const f = ExperimentFolder.open(dir);
         const { records } = f.results();

@@ -80,7 +80,7 @@ export async function listSub(argv: string[]): Promise<number> {
   const rows = [];
   for (const name of existsSync(root) ? readdirSync(root) : []) {
     const dir = join(root, name);
-    if (!ExperimentFolder.exists(dir)) continue;
+    if (!ExperimentFolder.holdsExperiment(dir)) continue;
     try {
       const f = ExperimentFolder.open(dir);
       rows.push({ dir, name: f.manifest.spec.name ?? name, model: f.manifest.model.label, planned: f.manifest.episodes, recorded: f.results().records.length, running: f.runningPid() !== null, createdAt: f.manifest.createdAt });
@@ -91,6 +91,6 @@ export async function listSub(argv: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(rows, null, 2));
   // An experiment run with --out elsewhere (the README's runs/offline) is not under the default root: say how to list it.
   else if (!rows.length) console.log(`no experiments under ${root}${values.root ? '' : ' (one written with --out elsewhere: robocell experiment list --root DIR, e.g. --root runs)'}`);
-  else for (const r of rows) console.log('error' in r ? `${r.dir}: unreadable (${r.error})` : `${r.name}  ${r.recorded}/${r.planned}  ${r.model}${r.running ? '  (running)' : ''}  ${r.dir}`);
+  else for (const r of rows) console.log(r.error !== undefined ? `${r.dir}: damaged (${r.error.replace(`${r.dir}: `, '')})` : `${r.name}  ${r.recorded}/${r.planned}  ${r.model}${r.running ? '  (running)' : ''}  ${r.dir}`);
   return 0;
 }
