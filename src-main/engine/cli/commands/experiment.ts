@@ -63,7 +63,7 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
   // On a resume, what is left is what the user wants to know ("60 episodes" read as starting over).
   const recorded = Math.min(planned, folder.results().records.length);
   const left = recorded ? `, ${recorded} already recorded, ${planned - recorded} to run` : '';
-  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes${left}, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : `${opts.jobs} worker process${opts.jobs === 1 ? '' : 'es'}`}\n`);
+  process.stderr.write(`robocell experiment: ${folder.dir}\n  ${planned} episodes${left}, model ${folder.manifest.model.label}, ${queued ? `episodes on the queue ${queued.url} (run by \`robocell worker\`)` : workersText(opts.jobs, planned - recorded)}\n`);
   let summary: RunSummary;
   const startedAt = new Date().toISOString();
   try {
@@ -99,6 +99,17 @@ async function runFolder(folder: ExperimentFolder, values: Record<string, string
     console.log(`\nReport: robocell experiment report ${folder.dir} [--html report.html]${summary.end === 'complete' ? '' : `\nResume: robocell experiment resume ${folder.dir}`}`);
   }
   return { complete: 0, failed: 1, 'max-cost': 3, 'max-calls': 3, interrupted: 130 }[summary.end];
+}
+
+/**
+ * The worker processes a local run starts: one per episode at most (the runner forks them as
+ * episodes are handed out), so `--jobs 50` over 2 episodes starts 2, and says so.
+ */
+export function workersText(jobs: number, toRun: number): string {
+  const n = Math.min(jobs, toRun);
+  if (n === 0) return 'no worker process (nothing to run)';
+  const text = `${n} worker process${n === 1 ? '' : 'es'}`;
+  return n < jobs ? `${text} (one per episode to run; --jobs ${jobs})` : text;
 }
 
 /**
