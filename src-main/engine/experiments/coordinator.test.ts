@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { EpisodeJob, EpisodeJobResult } from './episodeJob';
 import { currentVersions } from './expand';
 import { ExperimentFolder } from './folder';
 import { writeKeyFile } from './record';
-import type { EpisodeRunner } from './runner';
+import { LocalProcessRunner, type EpisodeRunner } from './runner';
 
 const FIXTURE = join(packageRoot(), 'tests', 'fixtures', 'episode-v1-toy');
 const dirs: string[] = [];
@@ -75,5 +75,23 @@ describe('runExperiment', () => {
     expect(order.filter((a) => a !== 'retire')).toEqual([0, 1, 1, 2, 2]);
     expect(order.lastIndexOf(2)).toBeGreaterThan(order.indexOf('retire'));
     expect(f.results().records).toHaveLength(3);
+  });
+
+  it('a worker process that dies: each attempt says why in attempts.jsonl and the run\'s detail, its whole stderr is in logs/', async () => {
+    const f = folder([0]);
+    const dying = join(packageRoot(), 'tests', 'fixtures', 'experiment', 'dyingWorker.mjs');
+    const s = await runExperiment(f, { jobs: 1, maxAttempts: 2, runner: (gate, jobs) => new LocalProcessRunner({ jobs, gate, cliPath: dying, env: { DYING_WORKER: 'throw' } }) });
+    expect(s.end).toBe('failed');
+    const attempts = f.attempts();
+    expect(attempts.map((a) => a.outcome)).toEqual(['worker-died', 'worker-died']);
+    for (const a of attempts) {
+      const m = /^worker process \d+ exited \(code 1\): RangeError: the episode ran out of wasm memory; its whole stderr: (logs\/worker-\d+-\S+\.stderr\.log)$/.exec(a.detail);
+      expect(m, a.detail).not.toBeNull();
+      const log = readFileSync(join(f.dir, m![1]), 'utf8');
+      expect(log).toMatch(/^Warning: maxDynamicUniformBuffersPerPipelineLayout artificially reduced/);
+      expect(log).toMatch(/RangeError: the episode ran out of wasm memory\n {4}at /);
+    }
+    expect(s.detail).toMatch(/1 episode\(s\) could not be run: pp-cube-in-bowl\/default\/s0\/r0\/tools: worker process \d+ exited \(code 1\): RangeError: the episode ran out of wasm memory; its whole stderr: logs\//);
+    expect(s.detail).not.toMatch(/artificially reduced/);
   });
 });

@@ -239,7 +239,8 @@ export async function runExperiment(folder: ExperimentFolder, o: RunExperimentOp
           addCost(rec.totals.costUsd);
         }
       } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
+        // A dead worker's stderr goes to a log file; the detail keeps the lines that say why.
+        const msg = err instanceof WorkerDiedError && !stopping ? folder.keepWorkerLog(err) : err instanceof Error ? err.message : String(err);
         if (err instanceof StoppedBeforeStartError) {
           folder.keepAttempt(null, key, 'stopped', stopping?.detail ?? msg);
           rmSync(stage, { recursive: true, force: true });

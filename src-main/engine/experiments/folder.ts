@@ -6,6 +6,7 @@
  *   sessions.jsonl    each run of the experiment: when, how many jobs, why it ended
  *   episodes/<id>/    the finished episodes (moved here only once their verdict is written)
  *   attempts/<id>/    the partial episodes of attempts, kept for inspection
+ *   logs/             the whole stderr of each worker process that died
  *   .running/<key>/   episodes being written; a kill leaves them here and a resume clears them
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -21,6 +22,7 @@ export const RESULTS_FILE = 'results.jsonl';
 const ATTEMPTS_FILE = 'attempts.jsonl';
 const SESSIONS_FILE = 'sessions.jsonl';
 const LOCK_FILE = '.lock';
+const LOGS_DIR = 'logs';
 
 export class ExperimentFormatError extends Error {
   override name = 'ExperimentFormatError';
@@ -218,6 +220,22 @@ export class ExperimentFolder {
     const folder = stagedEpisodeDir ? this.moveToAttempts(stagedEpisodeDir) : null;
     if (stagedEpisodeDir) rmSync(join(stagedEpisodeDir, '..'), { recursive: true, force: true });
     this.appendAttempt({ key, at: new Date().toISOString(), outcome, detail, folder });
+  }
+
+  /**
+   * Keeps a dead worker's whole stderr under logs/ (its attempt's detail has only the lines that
+   * say why it died) and returns that detail with the log's path, relative to the experiment.
+   */
+  keepWorkerLog(died: { message: string; stderr: string; pid: number | null }): string {
+    if (!died.stderr.trim()) return died.message;
+    const name = join(LOGS_DIR, `worker-${died.pid ?? 'unknown'}-${new Date().toISOString().replace(/[-:]/g, '').replace('.', '-')}.stderr.log`);
+    try {
+      mkdirSync(join(this.dir, LOGS_DIR), { recursive: true });
+      writeFileSync(join(this.dir, name), died.stderr);
+    } catch (err) {
+      return `${died.message} (its stderr could not be kept: ${(err as Error).message})`;
+    }
+    return `${died.message}; its whole stderr: ${name}`;
   }
 
   /** Moves an episode folder under attempts/; its path there, relative to the experiment, or null when it is gone. */

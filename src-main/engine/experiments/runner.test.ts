@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../agent/loop';
 import { packageRoot } from '../paths';
 import type { EpisodeJob } from './episodeJob';
-import { LocalProcessRunner, type CallGate } from './runner';
+import { LocalProcessRunner, WorkerDiedError, type CallGate } from './runner';
 
 // The runner's children, to watch what it sends them (send is each child's own, set up with its channel).
 const forked = vi.hoisted(() => [] as ChildProcess[]);
@@ -14,6 +14,7 @@ vi.mock('node:child_process', async (importOriginal) => {
 });
 
 const WORKER = join(packageRoot(), 'tests', 'fixtures', 'experiment', 'instantWorker.mjs');
+const DYING = join(packageRoot(), 'tests', 'fixtures', 'experiment', 'dyingWorker.mjs');
 const gate: CallGate = { acquire: async () => true, release: () => undefined, rateLimited: () => undefined };
 const job = (seed: number): EpisodeJob => ({ key: { taskId: 'pp-cube-in-bowl', variant: 'default', seed, repeat: 0, arm: 'tools' }, stagingDir: '/nonexistent', model: { name: 'heuristic', baseUrl: null }, settings: DEFAULT_SETTINGS, prices: {} });
 const opts = () => ({ signal: new AbortController().signal, onCall: () => undefined });
@@ -76,6 +77,32 @@ describe('LocalProcessRunner', () => {
       runner.retireIdle();
       await expect(running).resolves.toMatchObject({ success: true });
       expect(forked[0].connected).toBe(true);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('a worker that dies says why (its uncaught exception), not the driver warnings it printed first; the whole stderr comes with the error', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: DYING, env: { DYING_WORKER: 'throw' } });
+    try {
+      const err = await runner.run(job(0), opts()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WorkerDiedError);
+      const died = err as WorkerDiedError;
+      expect(died.message).toBe(`worker process ${forked[0].pid} exited (code 1): RangeError: the episode ran out of wasm memory`);
+      expect(died.pid).toBe(forked[0].pid);
+      expect(died.stderr).toMatch(/^Warning: maxDynamicUniformBuffersPerPipelineLayout artificially reduced/);
+      expect(died.stderr).toMatch(/RangeError: the episode ran out of wasm memory\n {4}at /);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('a worker killed after only driver chatter: the signal alone', async () => {
+    const runner = new LocalProcessRunner({ jobs: 1, gate, cliPath: DYING, env: { DYING_WORKER: 'kill' } });
+    try {
+      const err = (await runner.run(job(0), opts()).catch((e: unknown) => e)) as WorkerDiedError;
+      expect(err.message).toBe(`worker process ${forked[0].pid} exited (SIGKILL)`);
+      expect(err.stderr).toMatch(/lavapipe is not a conformant/);
     } finally {
       await runner.close();
     }

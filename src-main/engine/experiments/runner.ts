@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../paths';
 import type { CallProgress, EpisodeJob, EpisodeJobResult } from './episodeJob';
 import { FromWorker, type ToWorker } from './workerProtocol';
+import { deathDetail, StderrBuffer } from './workerStderr';
 
 /** The permits a runner asks for before each model call; the coordinator answers them. */
 export interface CallGate {
@@ -53,6 +54,14 @@ export const WORKER_ENV: Readonly<Record<string, string>> = { MALLOC_TRIM_THRESH
 
 export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError';
+  constructor(
+    message: string,
+    /** The dead process's whole stderr (driver chatter included), for a log file; '' when it wrote none. */
+    readonly stderr = '',
+    readonly pid: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The job was stopped while its worker was still starting: nothing ran. */
@@ -83,7 +92,7 @@ interface Worker {
   /** Told to leave (retireIdle): it takes no job and is gone once it exits. */
   retiring: boolean;
   busy: { id: number; resolve(r: EpisodeJobResult): void; reject(e: Error): void; onCall(c: CallProgress): void } | null;
-  stderrTail: string;
+  stderr: StderrBuffer;
   /** Permit ids the coordinator granted to this worker and has not seen released. */
   permits: Map<number, number>;
 }
@@ -123,9 +132,11 @@ export class LocalProcessRunner implements EpisodeRunner {
     });
     let markReady: () => void = () => undefined;
     let failReady: (e: Error) => void = () => undefined;
-    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), isReady: false, retiring: false, busy: null, stderrTail: '', permits: new Map() };
+    const w: Worker = { child, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))), isReady: false, retiring: false, busy: null, stderr: new StderrBuffer(), permits: new Map() };
     w.ready.catch(() => undefined);
-    child.stderr?.on('data', (d: Buffer) => (w.stderrTail = (w.stderrTail + d.toString()).slice(-4000)));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => w.stderr.append(d));
+    const stderrEnded = new Promise<void>((resolve) => (child.stderr ? child.stderr.once('end', resolve).once('close', resolve) : resolve()));
     child.on('message', (raw) => {
       const parsed = FromWorker.safeParse(raw);
       if (!parsed.success) return;
@@ -174,13 +185,21 @@ export class LocalProcessRunner implements EpisodeRunner {
       // Permits it held go back, so a dead worker cannot starve the others.
       for (const permitId of w.permits.values()) this.o.gate.release(permitId, null);
       w.permits.clear();
-      const why = `worker process ${child.pid} exited (${signal ?? `code ${code}`})${w.stderrTail.trim() ? `: ${w.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
-      failReady(new WorkerDiedError(why));
-      if (w.busy) {
-        const b = w.busy;
-        w.busy = null;
-        b.reject(new WorkerDiedError(why));
-      }
+      const b = w.busy;
+      w.busy = null;
+      // A worker that leaves between jobs (told to, or idle) has no one to tell.
+      if (!b && w.isReady) return;
+      // 'exit' can come before the pipe has given the last of its stderr, the error it died of;
+      // a grandchild holding the pipe (a snapshot being made) must not hold the verdict long.
+      let timer: NodeJS.Timeout | undefined;
+      void Promise.race([stderrEnded, new Promise((r) => (timer = setTimeout(r, 250)))]).then(() => {
+        clearTimeout(timer);
+        const stderr = w.stderr.full();
+        const said = deathDetail(stderr);
+        const died = () => new WorkerDiedError(`worker process ${child.pid} exited (${signal ?? `code ${code}`})${said ? `: ${said}` : ''}`, stderr, child.pid ?? null);
+        failReady(died());
+        b?.reject(died());
+      });
     });
     this.workers.push(w);
     return w;

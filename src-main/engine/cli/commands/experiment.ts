@@ -119,8 +119,8 @@ export function workersText(jobs: number, toRun: number): string {
 export function retriedAttemptsLine(folder: ExperimentFolder, since: string): string | null {
   const lost = folder.attempts().filter((a) => a.at >= since && (a.outcome === 'worker-died' || a.outcome === 'failed'));
   if (!lost.length) return null;
-  // A worker's detail ends with its stderr tail (renderer warnings and the like): its first clause says what happened.
-  const first = lost[0].detail.split(': ')[0].slice(0, 160);
+  // Its first clause says what happened ("worker process N exited (SIGKILL)"); the reason and the log's path are in attempts.jsonl.
+  const first = lost[0].detail.split(/: |; /)[0].slice(0, 160);
   const died = lost.filter((a) => a.outcome === 'worker-died').length;
   return `attempts without a result: ${lost.length} (${died} where the worker process died, ${lost.length - died} failed; first: ${keyId(lost[0].key)}, ${first}); the episode was run again (up to 3 attempts), and every attempt is kept in ${folder.dir}/attempts.jsonl`;
 }

@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { keyId, type ExperimentVersions } from '../../../../src-shared/experiments';
 import { currentVersions, expandSpec, versionMismatch } from '../expand';
 import { ExperimentFolder } from '../folder';
-import { LocalProcessRunner, type CallGate } from '../runner';
+import { LocalProcessRunner, WorkerDiedError, type CallGate } from '../runner';
 import { connectRedis, EPISODE_QUEUE, PREFIX, type QueueAddress } from './connection';
 import { experimentStop, KEEP_SEC, RedisCallGate, type GateStop } from './gate';
 import { EpisodeJobData, keys, type CallProgressEvent, type EpisodeJobReturn } from './jobs';
@@ -232,7 +232,9 @@ export class QueueWorker {
         keep('stopped', `stopped on worker ${this.name} (${stopWhy ?? 'stopped'}) before it ran: ${msg}`);
         return { ...base, stopped: true, record: null, duplicate: false };
       }
-      keep(err instanceof Error && err.name === 'WorkerDiedError' ? 'worker-died' : 'failed', `attempt ${job.attemptsMade + 1} on worker ${this.name}: ${msg}`);
+      // A dead worker process's whole stderr goes to the folder's logs/; the detail says why it died.
+      const died = err instanceof WorkerDiedError;
+      keep(died ? 'worker-died' : 'failed', `attempt ${job.attemptsMade + 1} on worker ${this.name}: ${died ? folder.keepWorkerLog(err) : msg}`);
       await this.seen(d.experimentId, 'failed');
       throw err;
     } finally {
