@@ -4,6 +4,7 @@
  * the machine's load when it was measured: on a shared machine an absolute figure (the Panda's
  * render time) moves with it, where a same-run ratio mostly does not.
  */
+import { appendFileSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 export interface TargetResult {
@@ -18,19 +19,38 @@ export interface TargetResult {
   met: boolean;
 }
 
-const results: Array<TargetResult & { load: string }> = [];
+type Reported = TargetResult & { load: string };
+const results: Reported[] = [];
+/** Set by main.ts for a suite run in its own process: each result is also appended there, for the table. */
+const sinkFile = process.env.ROBOCELL_BENCH_TARGETS_FILE;
+
+function keep(r: Reported): void {
+  results.push(r);
+  if (sinkFile) appendFileSync(sinkFile, JSON.stringify(r) + '\n');
+}
+
+/** The results a suite process appended to `file` (see main.ts), for this process's table. */
+export function readTargets(file: string): void {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return; // no suite reported a target
+  }
+  for (const line of text.split('\n')) if (line) results.push(JSON.parse(line) as Reported);
+}
 /** The 1-minute load average over the core count, e.g. "5.2 on 2 cores". */
 const loadNow = (): string => `${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
 
 export function reportTarget(r: TargetResult): void {
   const load = loadNow();
-  results.push({ ...r, load });
+  keep({ ...r, load });
   console.log(`  [target ${r.name}] ${r.figure}; ${r.ratio} (target ${r.target}): ${r.met ? 'met' : 'MISSED'} (load ${load})`);
 }
 
 /** A target that could not be measured in this run (missing driver, missing feature). */
 export function reportUnmeasured(name: string, target: string, why: string): void {
-  results.push({ name, figure: 'not measured', ratio: why, target, met: false, load: loadNow() });
+  keep({ name, figure: 'not measured', ratio: why, target, met: false, load: loadNow() });
   console.log(`  [target ${name}] not measured: ${why} (target ${target})`);
 }
 
