@@ -53,7 +53,8 @@ async function runAndWait(page: Page, iface: AgentInterface, speed: string): Pro
   await page.getByTestId('run-arm').selectOption(iface);
   await page.getByTestId('run-speed').selectOption(speed);
   await page.getByTestId('run-start').click();
-  await page.getByTestId('episode-title').getByText('live').waitFor();
+  // the header's run status (running, paused …) is shown while this run is the active one
+  await page.getByTestId('episode-title').getByTestId('title-run-state').waitFor();
 }
 
 export const studioSuite: BenchSuite = {
