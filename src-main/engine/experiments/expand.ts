@@ -65,14 +65,18 @@ function acceptsVariant(task: TaskListing, v: string): boolean {
 
 /**
  * Every key of a spec in run order: both arms of an instance next to each other, so that a run
- * stopped early leaves complete pairs.
+ * stopped early leaves complete pairs; and, where the spec's task entries pick different tasks
+ * (the study: one entry per suite), the entries' instances spread evenly through the run, so a
+ * run stopped early has sampled every entry in proportion and a worker meets every suite's
+ * scenes early rather than one suite's caches after another's.
  */
 export function expandSpec(spec: ExperimentSpec): ExperimentKey[] {
-  const keys: ExperimentKey[] = [];
   const all = allTasks();
-  // A task picked by several selectors runs under the variants of each, once per variant.
+  // A task picked by several selectors runs under the variants of each, once per variant; it
+  // belongs to the first entry that picks it.
   const variantsOf = new Map<string, string[]>();
-  for (const entry of spec.tasks) {
+  const entryOf = new Map<string, number>();
+  spec.tasks.forEach((entry, entryIndex) => {
     const sel = parseSelector(entry);
     for (const task of selectTasks(all, sel.name)) {
       const ids = task.variants.map((v) => v.id);
@@ -82,17 +86,48 @@ export function expandSpec(spec: ExperimentSpec): ExperimentKey[] {
           throw new SpecError(`task ${task.id} has no variant "${v}" (it has ${ids.join(', ')}); use --variants all for each task's own`);
       const had = variantsOf.get(task.id) ?? [];
       variantsOf.set(task.id, [...had, ...variants.filter((v) => !had.includes(v))]);
+      if (!entryOf.has(task.id)) entryOf.set(task.id, entryIndex);
     }
-  }
+  });
+  // Instances (every arm of one task × variant × seed × repeat), per entry, in registry order.
+  const byEntry: ExperimentKey[][][] = spec.tasks.map(() => []);
   for (const task of all) {
     const variants = variantsOf.get(task.id);
     if (!variants) continue;
+    const group = byEntry[entryOf.get(task.id) ?? 0];
     for (const variant of variants)
       for (const seed of spec.seeds)
-        for (let repeat = 0; repeat < spec.repeats; repeat++) for (const arm of spec.arms) keys.push({ taskId: task.id, variant, seed, repeat, arm });
+        for (let repeat = 0; repeat < spec.repeats; repeat++) group.push(spec.arms.map((arm) => ({ taskId: task.id, variant, seed, repeat, arm })));
   }
+  const keys = spreadEvenly(byEntry.filter((g) => g.length > 0)).flat();
   if (keys.length === 0) throw new SpecError('the spec expands to no episodes');
   return keys;
+}
+
+/**
+ * Merges lists keeping each one's order, so that list i's j-th item lands near fraction
+ * (j + ½) / length of the whole: 400, 500 and 500 items come out evenly mixed, not in turns that
+ * leave the longer lists' tails to the end. Ties go to the earlier list, so the merge is stable.
+ */
+export function spreadEvenly<T>(lists: readonly (readonly T[])[]): T[] {
+  if (lists.length === 1) return [...lists[0]];
+  const next = lists.map(() => 0);
+  const out: T[] = [];
+  const total = lists.reduce((n, l) => n + l.length, 0);
+  while (out.length < total) {
+    let best = -1;
+    let bestAt = Infinity;
+    lists.forEach((l, i) => {
+      if (next[i] >= l.length) return;
+      const at = (next[i] + 0.5) / l.length;
+      if (at < bestAt) {
+        bestAt = at;
+        best = i;
+      }
+    });
+    out.push(lists[best][next[best]++]);
+  }
+  return out;
 }
 
 export function familyOf(taskId: string): string {
