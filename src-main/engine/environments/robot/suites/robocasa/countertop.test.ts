@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sim } from '../../../../sim/sim';
 import type { Vec3 } from '../../robots/math3';
+import { SWITCH_TRAVEL_M } from './countertop';
 import { buildKitchen, kitchenSpec, ON_REQUEST, type MainKind } from './kitchen';
 import { blenderLid } from './objects';
-import { BLENDER_LID, KitchenRuntime } from './runtime';
+import { BLENDER_LID, KitchenRuntime, TOASTER_ON_SEC } from './runtime';
 import { buildKitchenScene } from './scene';
 import type { KitchenObject } from './objects';
 
@@ -71,12 +72,44 @@ describe('on-request fixtures (fridge, electric kettle, blender, stand mixer, to
     const { sim: s, rt } = await load('electric_kettle');
     expect(rt.kettleOn).toBe(false);
     const adr = (s.model.jnt_qposadr as Int32Array)[s.requireId('joint', 'electric_kettle_switch_slide')];
-    (s.data.qpos as Float64Array)[adr] = -0.0056;
+    (s.data.qpos as Float64Array)[adr] = -0.94 * SWITCH_TRAVEL_M;
     s.step(1);
     expect(rt.kettleOn).toBe(false);
-    (s.data.qpos as Float64Array)[adr] = -0.00575;
+    (s.data.qpos as Float64Array)[adr] = -0.96 * SWITCH_TRAVEL_M;
     s.step(1);
     expect(rt.kettleOn).toBe(true);
+  });
+
+  it('the kettle and toaster stay off left alone: their switches are sprung up and do not creep down', async () => {
+    for (const [kind, label] of [
+      ['electric_kettle', 'switch'],
+      ['toaster', 'lever'],
+    ] as const) {
+      const { sim: s, rt } = await load(kind);
+      s.step(s.stepsIn(6));
+      expect(rt.norm(kind, label), `${kind}.${label}`).toBeLessThan(0.02);
+      expect(rt.report().find((r) => r.name === kind)?.status.turned_on, `${kind} turned_on`).toBe(false);
+      s.dispose();
+      sim = null;
+    }
+  });
+
+  it("the toaster's lever is held down while it toasts and pops up 25 s after it turned on (RoboCasa's 500 control steps), not before", async () => {
+    const { sim: s, rt } = await load('toaster');
+    const adr = (s.model.jnt_qposadr as Int32Array)[s.requireId('joint', 'toaster_lever_slide')];
+    (s.data.qpos as Float64Array)[adr] = -SWITCH_TRAVEL_M;
+    s.step(5);
+    expect(rt.toasterOn).toBe(true);
+    s.step(s.stepsIn(TOASTER_ON_SEC - 0.2));
+    expect(rt.toasterOn).toBe(true);
+    expect(rt.norm('toaster', 'lever')).toBeGreaterThan(0.9);
+    s.step(s.stepsIn(0.3));
+    expect(rt.toasterOn).toBe(false);
+    expect(rt.norm('toaster', 'lever')).toBeLessThan(0.1);
+    // Up it stays, and off.
+    s.step(s.stepsIn(5));
+    expect(rt.norm('toaster', 'lever')).toBeLessThan(0.1);
+    expect(rt.toasterOn).toBe(false);
   });
 
   it('the stand mixer head rests open against its stop and closed on its column', async () => {

@@ -15,6 +15,9 @@ export const BLENDER_LID_UPRIGHT_DEG = 7;
 /** The blender lid's body (a task object, RoboCasa's auxiliary fixture with a free joint). */
 export const BLENDER_LID = 'blender_lid';
 
+/** RoboCasa's toaster stays on for 500 of its control steps (20 Hz), then turns off and lets the lever up. */
+export const TOASTER_ON_SEC = 25;
+
 /** A button counts as pressed once pushed in past this fraction of its travel. */
 export const BUTTON_PRESSED_FRACTION = 0.6;
 /** RoboCasa: a burner is on for 0.35 ≤ |knob angle| ≤ 2π − 0.35. */
@@ -30,6 +33,10 @@ interface Latches {
   coffeeOn: boolean;
   kettleOn?: boolean;
   toasterOn?: boolean;
+  /** Sim time the toaster latched on (it pops up `TOASTER_ON_SEC` later). */
+  toasterOnAtSec?: number;
+  /** The toast is done and the lever not yet back up past the threshold: it cannot start again until it is. */
+  toasterPopping?: boolean;
   /** Spout orientations (left, center, right) seen with the water on (RinseSinkBasin's `washed_loc`). */
   rinsed: [boolean, boolean, boolean];
 }
@@ -50,6 +57,7 @@ export interface FixtureReport {
 export class KitchenRuntime {
   private sim: Sim | null = null;
   private qadr = new Map<string, number>();
+  private leverDof: number | undefined;
   private latches: Latches = { microwaveOn: false, coffeeOn: false, rinsed: [false, false, false] };
 
   constructor(readonly kitchen: Kitchen) {}
@@ -143,7 +151,7 @@ export class KitchenRuntime {
     return this.latches.kettleOn === true;
   }
 
-  /** RoboCasa's Toaster `turned_on`: latched once the lever reaches 0.90 of its travel. */
+  /** RoboCasa's Toaster `turned_on`: latched once the lever reaches 0.90 of its travel, for `TOASTER_ON_SEC`; then the lever pops up. */
   get toasterOn(): boolean {
     return this.latches.toasterOn === true;
   }
@@ -179,8 +187,30 @@ export class KitchenRuntime {
     }
     if (this.has('coffee_machine') && !this.latches.coffeeOn && this.pressed('coffee_machine', 'start_button')) this.latches.coffeeOn = true;
     if (this.has('electric_kettle') && !this.latches.kettleOn && this.norm('electric_kettle', 'switch') >= KETTLE_ON_TH) this.latches.kettleOn = true;
-    if (this.has('toaster') && !this.latches.toasterOn && this.norm('toaster', 'lever') >= TOASTER_ON_TH) this.latches.toasterOn = true;
+    if (this.has('toaster')) {
+      const t = this.live().data.time;
+      const down = this.norm('toaster', 'lever') >= TOASTER_ON_TH;
+      if (this.latches.toasterPopping && !down) this.latches.toasterPopping = false;
+      if (!this.latches.toasterOn && !this.latches.toasterPopping && down) {
+        this.latches.toasterOn = true;
+        this.latches.toasterOnAtSec = t;
+      } else if (this.latches.toasterOn && t - (this.latches.toasterOnAtSec ?? t) >= TOASTER_ON_SEC) {
+        // Done: let the lever go; its spring pops it up (a lever still down then does not start it again).
+        this.latches.toasterOn = false;
+        this.latches.toasterPopping = true;
+      }
+      if (this.latches.toasterOn) this.holdLever();
+    }
     if (this.has('sink') && this.waterOn()) this.latches.rinsed[SPOUT_ORIENTATIONS.indexOf(this.spoutOrientation())] = true;
+  }
+
+  /** While the toaster is on its lever stays down (RoboCasa's `set_lever(1.0)` every step until the toast is done). */
+  private holdLever(): void {
+    const sim = this.live();
+    const j = this.jointOf('toaster', 'lever');
+    this.leverDof ??= (sim.model.jnt_dofadr as Int32Array)[sim.requireId('joint', j.joint)];
+    (sim.data.qpos as Float64Array)[this.qadr.get(j.joint) as number] = j.openQ;
+    (sim.data.qvel as Float64Array)[this.leverDof] = 0;
   }
 
   /** World-frame box of an interior region: its centre and full size (axis-aligned in the fixture's yaw). */
