@@ -23,6 +23,7 @@ import {
   createTexture,
   geometryKey,
   mujocoColor,
+  withProjectedUv,
   type GeometryDetail,
 } from './geometry';
 
@@ -161,8 +162,21 @@ export class MujocoScene {
       }
       if (!geo) continue;
       const mat = g.materialId >= 0 ? desc.materials[g.materialId] : undefined;
+      const texMat = mat && textures.has(mat.textureId) ? mat : undefined;
+      const textured = texMat !== undefined;
+      if (texMat && !(g.type === 'mesh' && meshes.get(g.meshId)?.texcoordsB64)) {
+        // MuJoCo projects the texture over the geom by its material and size: a copy per pair
+        const uvKey = `${key}|uv:${g.materialId}:${g.size.join(':')}`;
+        let projected = geometries.get(uvKey);
+        if (!projected) {
+          projected = withProjectedUv(geo, g, texMat);
+          geometries.set(uvKey, projected);
+          this.disposables.push(projected);
+        }
+        geo = projected;
+      }
       const casts = g.type !== 'plane' && g.rgba[3] > 0.5;
-      if (merge && g.type !== 'plane' && g.rgba[3] >= 1 && !(mat && mat.textureId >= 0)) {
+      if (merge && g.type !== 'plane' && g.rgba[3] >= 1 && !textured) {
         // Drawn through its body's batch; this stand-in carries the geom's pose, visibility and
         // id (picking) on a layer no view draws.
         const standIn = new THREE.Mesh(geo, proxyMaterial);
@@ -185,7 +199,7 @@ export class MujocoScene {
         if (!batch) {
           let material = materials.get(`batch:${shade}`);
           if (!material) {
-            material = createMaterial({ ...g, rgba: [1, 1, 1, 1] }, mat, undefined, planeHalfSizeM);
+            material = createMaterial({ ...g, rgba: [1, 1, 1, 1] }, mat, undefined);
             (material as THREE.MeshPhongNodeMaterial).vertexColors = true;
             const e = mat?.emission ?? 0;
             // emission is colour times emission: per batch colour (it is in the shade key)
@@ -206,13 +220,11 @@ export class MujocoScene {
         });
         continue;
       }
-      const matKey = `${g.materialId}:${g.rgba.join(',')}:${g.type === 'plane' ? key : ''}`;
+      const matKey = `${g.materialId}:${g.rgba.join(',')}`;
       let material = materials.get(matKey);
       if (!material) {
-        const tex = mat && mat.textureId >= 0 ? textures.get(mat.textureId) : undefined;
-        const created = createMaterial(g, mat, tex, planeHalfSizeM);
-        if (created.map) this.disposables.push(created.map);
-        material = created;
+        // one texture object per MuJoCo texture: tiling is in each geometry's uv, not in the map
+        material = createMaterial(g, mat, texMat ? textures.get(texMat.textureId) : undefined);
         materials.set(matKey, material);
         this.disposables.push(material);
       }

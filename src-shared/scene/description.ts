@@ -98,6 +98,13 @@ export const SceneMesh = z.object({
   normalsB64: z.string(),
   /** uint32 normal indices, 3 per face (one per face corner); '' when they equal the vertex indices. */
   faceNormalsB64: z.string(),
+  /**
+   * float32 (u, v) per texture coordinate, as MuJoCo stores them (v = 0 is the texture's first row);
+   * absent when the mesh has none or no geom draws it with a texture.
+   */
+  texcoordsB64: z.string().optional(),
+  /** uint32 texcoord indices, 3 per face; '' when they equal the vertex indices. Present with texcoordsB64. */
+  faceTexcoordsB64: z.string().optional(),
 });
 export type SceneMesh = z.infer<typeof SceneMesh>;
 

@@ -53,7 +53,10 @@ export function createPrimitiveGeometry(g: SceneGeom, planeHalfSizeM: number, d:
   }
 }
 
-/** Unrolls a MuJoCo mesh to one vertex per face corner so that creases keep MuJoCo's normals. */
+/**
+ * Unrolls a MuJoCo mesh to one vertex per face corner so that creases keep MuJoCo's normals, and
+ * texture seams their texcoords (each corner takes its face's texcoord, as MuJoCo draws it).
+ */
 export function createMeshGeometry(mesh: SceneMesh): THREE.BufferGeometry {
   const verts = base64ToFloat32(mesh.verticesB64);
   const faces = base64ToUint32(mesh.facesB64);
@@ -62,9 +65,15 @@ export function createMeshGeometry(mesh: SceneMesh): THREE.BufferGeometry {
   if (verts.length !== mesh.vertexCount * 3 || faces.length !== mesh.faceCount * 3) {
     throw new Error(`mesh "${mesh.name}": ${verts.length / 3} vertices / ${faces.length / 3} faces, expected ${mesh.vertexCount} / ${mesh.faceCount}`);
   }
+  const texcoords = mesh.texcoordsB64 ? base64ToFloat32(mesh.texcoordsB64) : null;
+  const faceTexcoords = texcoords && mesh.faceTexcoordsB64 ? base64ToUint32(mesh.faceTexcoordsB64) : faces;
+  if (texcoords && faceTexcoords.length !== faces.length) {
+    throw new Error(`mesh "${mesh.name}": ${faceTexcoords.length / 3} faces of texcoord indices, expected ${mesh.faceCount}`);
+  }
   const nf = mesh.faceCount;
   const pos = new Float32Array(nf * 9);
   const nor = new Float32Array(nf * 9);
+  const uv = texcoords ? new Float32Array(nf * 6) : null;
   const hasNormals = faceNormals.length === faces.length && normals.length > 0;
   for (let f = 0; f < nf; f++) {
     const i0 = faces[3 * f] * 3,
@@ -107,13 +116,50 @@ export function createMeshGeometry(mesh: SceneMesh): THREE.BufferGeometry {
       nor[o] = nx;
       nor[o + 1] = ny;
       nor[o + 2] = nz;
+      if (uv && texcoords) {
+        const ti = 2 * faceTexcoords[3 * f + k];
+        if (ti + 1 >= texcoords.length) throw new Error(`mesh "${mesh.name}": face ${f} uses texcoord ${ti / 2} of ${texcoords.length / 2}`);
+        uv[6 * f + 2 * k] = texcoords[ti];
+        uv[6 * f + 2 * k + 1] = texcoords[ti + 1];
+      }
     }
   }
   const geo = new THREE.BufferGeometry();
   geo.setAttribute('position', new THREE.BufferAttribute(pos, 3));
   geo.setAttribute('normal', new THREE.BufferAttribute(nor, 3));
+  if (uv) geo.setAttribute('uv', new THREE.BufferAttribute(uv, 2));
   geo.computeBoundingSphere();
   return geo;
+}
+
+/**
+ * The size MuJoCo's renderer gives a geom (mjvGeom.size): spheres are scaled alike on every axis,
+ * cylinders and capsules by their radius across.
+ */
+function drawnSize(g: SceneGeom): [number, number] {
+  if (g.type === 'sphere' || g.type === 'cylinder' || g.type === 'capsule') return [g.size[0], g.size[0]];
+  return [g.size[0], g.size[1]];
+}
+
+/**
+ * A copy of `geo` with the texture coordinates MuJoCo generates for a 2D texture on a geom without
+ * its own (primitives, and meshes without texcoords): projected along the geom's z, in texrepeat
+ * tiles across the geom's size, or with texuniform every 2 / texrepeat metres (render_gl3.c's
+ * object-linear texgen: s = x·rx/2 − 1/2, t = −y·ry/2 − 1/2 with x, y in sizes or metres).
+ */
+export function withProjectedUv(geo: THREE.BufferGeometry, g: SceneGeom, mat: SceneMaterial): THREE.BufferGeometry {
+  const out = geo.clone();
+  const pos = out.getAttribute('position') as THREE.BufferAttribute;
+  const [sx, sy] = drawnSize(g);
+  const kx = (0.5 * mat.texRepeat[0]) / (mat.texUniform || !(sx > 0) ? 1 : sx);
+  const ky = (0.5 * mat.texRepeat[1]) / (mat.texUniform || !(sy > 0) ? 1 : sy);
+  const uv = new Float32Array(pos.count * 2);
+  for (let i = 0; i < pos.count; i++) {
+    uv[2 * i] = kx * pos.getX(i) - 0.5;
+    uv[2 * i + 1] = -ky * pos.getY(i) - 0.5;
+  }
+  out.setAttribute('uv', new THREE.BufferAttribute(uv, 2));
+  return out;
 }
 
 /** A 2D MuJoCo texture as an sRGB RGBA DataTexture (WebGPU has no 3-channel 8-bit format). */
@@ -144,12 +190,8 @@ export function mujocoColor(r: number, g: number, b: number, out = new THREE.Col
   return out.setRGB(r, g, b, THREE.SRGBColorSpace);
 }
 
-export function createMaterial(
-  g: SceneGeom,
-  mat: SceneMaterial | undefined,
-  texture: THREE.Texture | undefined,
-  planeHalfSizeM: number,
-): THREE.MeshPhongNodeMaterial {
+/** `texture` is drawn through the geometry's uv attribute as it is (MuJoCo's texcoords or withProjectedUv's). */
+export function createMaterial(g: SceneGeom, mat: SceneMaterial | undefined, texture: THREE.Texture | undefined): THREE.MeshPhongNodeMaterial {
   const [r, gr, b, a] = g.rgba;
   const specular = (mat ? mat.specular : DEFAULT_SPECULAR) * SPECULAR_SCALE;
   const shininess = (mat ? mat.shininess : DEFAULT_SHININESS) * 128;
@@ -163,15 +205,7 @@ export function createMaterial(
     opacity: a,
     depthWrite: a >= 1,
   });
-  if (texture && mat) {
-    const map = texture.clone();
-    map.needsUpdate = true;
-    // texuniform repeats per metre; otherwise over the whole surface (MuJoCo's two modes).
-    const span = g.type === 'plane' ? 2 * (g.size[0] > 0 ? g.size[0] : planeHalfSizeM) : 1;
-    const spanY = g.type === 'plane' ? 2 * (g.size[1] > 0 ? g.size[1] : planeHalfSizeM) : 1;
-    map.repeat.set(mat.texUniform ? mat.texRepeat[0] * span : mat.texRepeat[0], mat.texUniform ? mat.texRepeat[1] * spanY : mat.texRepeat[1]);
-    m.map = map;
-  }
+  if (texture && mat) m.map = texture;
   return m;
 }
 

@@ -78,6 +78,12 @@ export interface SceneModelSource {
   mesh_normalnum: Num;
   mesh_normal: Float32Array;
   mesh_facenormal: Num;
+  /** -1 for a mesh without texture coordinates. */
+  mesh_texcoordadr: Num;
+  mesh_texcoordnum: Num;
+  mesh_texcoord: Float32Array;
+  /** Per face corner, relative to the mesh's mesh_texcoordadr (as mesh_face is to mesh_vertadr). */
+  mesh_facetexcoord: Num;
   light_bodyid: Num;
   light_type: Num;
   light_pos: Num;
@@ -169,7 +175,8 @@ function resolveRgba(m: SceneModelSource, g: number): [number, number, number, n
   return mat >= 0 && isDefault ? v4(m.mat_rgba, mat) : own;
 }
 
-function extractMesh(m: SceneModelSource, i: number): SceneMesh {
+/** `withTexcoords`: some drawn geom shows this mesh with a 2D texture (only then do its texcoords travel). */
+function extractMesh(m: SceneModelSource, i: number, withTexcoords: boolean): SceneMesh {
   const vadr = m.mesh_vertadr[i],
     vnum = m.mesh_vertnum[i];
   const fadr = m.mesh_faceadr[i],
@@ -184,7 +191,7 @@ function extractMesh(m: SceneModelSource, i: number): SceneMesh {
     faceNormals[k] = m.mesh_facenormal[fadr * 3 + k];
     if (faces[k] !== faceNormals[k]) sameIndices = false;
   }
-  return {
+  const mesh: SceneMesh = {
     id: i,
     name: readName(m, m.name_meshadr[i]),
     vertexCount: vnum,
@@ -195,6 +202,29 @@ function extractMesh(m: SceneModelSource, i: number): SceneMesh {
     // MuJoCo 3 usually stores one normal per vertex: then the second index list is the first
     faceNormalsB64: sameIndices ? '' : uint32ToBase64(faceNormals),
   };
+  const tadr = m.mesh_texcoordadr[i];
+  if (withTexcoords && tadr >= 0) {
+    const tnum = m.mesh_texcoordnum[i];
+    const faceTex = new Uint32Array(fnum * 3);
+    let sameTex = true;
+    for (let k = 0; k < fnum * 3; k++) {
+      faceTex[k] = m.mesh_facetexcoord[fadr * 3 + k];
+      if (faceTex[k] >= tnum) throw new Error(`mesh "${mesh.name}": face corner ${k} uses texcoord ${faceTex[k]} of ${tnum}`);
+      if (faceTex[k] !== faces[k]) sameTex = false;
+    }
+    mesh.texcoordsB64 = float32ToBase64(m.mesh_texcoord.slice(tadr * 2, (tadr + tnum) * 2));
+    // .msh and most .obj files keep one texcoord per vertex
+    mesh.faceTexcoordsB64 = sameTex ? '' : uint32ToBase64(faceTex);
+  }
+  return mesh;
+}
+
+/** The 2D texture a material's colour comes from, or -1. */
+function colourTexture(m: SceneModelSource, mat: number): number {
+  if (mat < 0) return -1;
+  let tex = m.mat_texid[mat * TEX_ROLES + TEX_ROLE_RGB];
+  if (tex < 0) tex = m.mat_texid[mat * TEX_ROLES];
+  return tex >= 0 && m.tex_type[tex] === TEX_2D ? tex : -1;
 }
 
 function extractTexture(m: SceneModelSource, i: number): SceneTexture {
@@ -277,6 +307,10 @@ const ARRAY_FIELDS = [
   'mesh_normalnum',
   'mesh_normal',
   'mesh_facenormal',
+  'mesh_texcoordadr',
+  'mesh_texcoordnum',
+  'mesh_texcoord',
+  'mesh_facetexcoord',
   'light_bodyid',
   'light_type',
   'light_pos',
@@ -325,12 +359,16 @@ export function extractSceneDescription(model: SceneModelSource, modelName = '')
 
   const geoms: SceneGeom[] = [];
   const usedMeshes = new Set<number>();
+  const texturedMeshes = new Set<number>();
   for (let g = 0; g < m.ngeom; g++) {
     const type = GEOM_TYPES[m.geom_type[g]];
     if (!type) continue; // SDF geoms have no renderable surface here
     const meshId = type === 'mesh' ? m.geom_dataid[g] : -1;
     // Meshes only hidden groups use would cost bytes for nothing; collision copies are common.
-    if (meshId >= 0 && DEFAULT_VISIBLE_GROUPS.includes(m.geom_group[g])) usedMeshes.add(meshId);
+    if (meshId >= 0 && DEFAULT_VISIBLE_GROUPS.includes(m.geom_group[g])) {
+      usedMeshes.add(meshId);
+      if (colourTexture(m, m.geom_matid[g]) >= 0) texturedMeshes.add(meshId);
+    }
     geoms.push({
       id: g,
       name: readName(m, m.name_geomadr[g]),
@@ -351,9 +389,7 @@ export function extractSceneDescription(model: SceneModelSource, modelName = '')
   const materials: SceneMaterial[] = [];
   const usedTextures = new Set<number>();
   for (let i = 0; i < m.nmat; i++) {
-    let tex = m.mat_texid[i * TEX_ROLES + TEX_ROLE_RGB];
-    if (tex < 0) tex = m.mat_texid[i * TEX_ROLES];
-    if (tex >= 0 && m.tex_type[tex] !== TEX_2D) tex = -1;
+    const tex = colourTexture(m, i);
     if (tex >= 0) usedTextures.add(tex);
     materials.push({
       id: i,
@@ -412,7 +448,7 @@ export function extractSceneDescription(model: SceneModelSource, modelName = '')
     geoms,
     materials,
     textures: [...usedTextures].sort((a, b) => a - b).map((t) => extractTexture(m, t)),
-    meshes: [...usedMeshes].sort((a, b) => a - b).map((i) => extractMesh(m, i)),
+    meshes: [...usedMeshes].sort((a, b) => a - b).map((i) => extractMesh(m, i, texturedMeshes.has(i))),
     lights,
     cameras,
     visual: {
