@@ -1,7 +1,7 @@
 /**
  * Many episodes in flight against the rehearsal endpoint: `robocell model-server` in this process
- * answering every call after a fixed latency (3 s by default), an experiment of built-in robot
- * tasks (both arms, the code arm in Python) run by `--jobs J` worker processes with K episodes each,
+ * answering every call after a fixed latency (3 s by default), an experiment of the robot's task
+ * families (the built-in tasks and the RoboTwin tasks filed under them; both arms, the code arm in Python) run by `--jobs J` worker processes with K episodes each,
  * so that J × K are in flight at once. Printed: the total resident memory of the coordinator and its
  * workers (sampled each second from /proc), memory per in-flight episode, throughput against the
  * latency bound, and RSS late in the run against early (flat).
@@ -107,9 +107,13 @@ export const inflightSuite: BenchSuite = {
     const server = await startModelServer({ planner: createHeuristicModel(), latency: { kind: 'fixed', ms: latencyMs } });
     const root = mkdtempSync(join(tmpdir(), 'robocell-bench-inflight-'));
     try {
-      // Built-in robot tasks, both arms; seeds enough for `waves` rounds of N episodes.
+      // The robot's task families, both arms; seeds enough for `waves` rounds of N episodes. The
+      // families hold the built-in tasks and the RoboTwin tasks filed under the same families.
       const tasks = ['pick-and-place', 'stacking', 'articulated', 'multi-step'];
-      const seedsNeeded = Math.ceil((n * waves) / 2 / resolveTasks(tasks).length);
+      const picked = resolveTasks(tasks);
+      const suiteOf = (id: string): string => (id.includes('/') ? id.split('/')[0] : 'built-in');
+      const counts = [...new Set(picked.map((t) => suiteOf(t.id)))].map((s) => `${picked.filter((t) => suiteOf(t.id) === s).length} ${s}`);
+      const seedsNeeded = Math.ceil((n * waves) / 2 / picked.length);
       const { folder } = prepareExperiment(
         {
           tasks,
@@ -122,7 +126,7 @@ export const inflightSuite: BenchSuite = {
       );
       const planned = folder.manifest.episodes;
       console.log(
-        `  ${planned} episodes (built-in tasks, both arms, code arm in ${language}, cameras ${cameras.join(',') || 'none'}), ${jobs} worker processes × ${perJob} episodes = ${jobs * perJob} in flight, every call ${latencyMs} ms at the rehearsal endpoint`,
+        `  ${planned} episodes (${counts.join(' and ')} tasks of the families ${tasks.join(', ')}; both arms, code arm in ${language}, cameras ${cameras.join(',') || 'none'}), ${jobs} worker processes × ${perJob} episodes = ${jobs * perJob} in flight, every call ${latencyMs} ms at the rehearsal endpoint`,
       );
       let peak = { total: 0, processes: 0 };
       // Each process's CPU seconds as last seen (a worker's figure stays after it exits).
