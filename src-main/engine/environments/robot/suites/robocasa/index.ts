@@ -7,6 +7,7 @@ import { cuttingTasks } from './cutting';
 import { sinkTasks } from './sink';
 import { applianceTasks } from './appliance-tasks';
 import { steamTasks } from './steam';
+import { breadTasks } from './bread';
 
 export const robocasaTasks: readonly TaskDef[] = [
   ...atomicTasks,
@@ -16,4 +17,5 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...applianceTasks,
   ...sinkTasks,
   ...steamTasks,
+  ...breadTasks,
 ];

@@ -29,7 +29,7 @@ const free = (name: string, pos: Vec3, yaw: number, geoms: string): { xml: strin
 const g = (type: string, size: number[], pos: Vec3, rgba: string, extra = ''): string =>
   `<geom class="object" type="${type}" size="${size.map(n).join(' ')}" pos="${v3(pos)}" rgba="${rgba}" ${extra}/>`;
 
-function make(
+export function make(
   name: string,
   group: string,
   words: string,
@@ -52,7 +52,7 @@ export function mug(name: string, pos: Vec3, yaw: number, rgba = '0.85 0.85 0.8 
 }
 
 /** A receptacle whose origin is the centre of its floor: a disc with a ring of wall boxes. */
-function receptacle(
+export function receptacle(
   name: string,
   group: string,
   words: string,
