@@ -119,8 +119,25 @@ export async function* openDrawer(regionName: string): Steps {
     yield* moveTo(at(-0.02, hz - 0.005), { tolM: 0.02 });
     yield* moveTo(at(travel + 0.01, hz - 0.005), { tolM: 0.02 });
     yield* moveTo(at(travel + 0.01, hz + 0.018), { tolM: 0.02 });
-    yield* moveTo(at(travel + 0.12, hz + 0.018), { tolM: 0.02 });
-    yield* moveTo(at(travel + 0.12, hz + 0.15), { pitch: 0, tolM: 0.03 });
+    // backing out 11 cm can be past the arm's reach (a cabinet far to the side): it backs out less
+    let back = 0.12;
+    for (const b of [0.12, 0.07, 0.04]) {
+      try {
+        yield* moveTo(at(travel + b, hz + 0.018), { tolM: 0.02 });
+        back = b;
+        break;
+      } catch (e) {
+        if (b === 0.04 || !/reach/.test(String(e))) throw e;
+      }
+    }
+    try {
+      yield* moveTo(at(travel + back, hz + 0.15), { pitch: 0, tolM: 0.03 });
+    } catch (e) {
+      // the hand turning down on the way up leaves the reach: it rises level, then turns down higher up
+      if (!/reach/.test(String(e))) throw e;
+      yield* moveTo(at(travel + back, hz + 0.15), { tolM: 0.03 });
+      yield* moveTo(at(travel + back - 0.05, hz + 0.2), { pitch: 0, tolM: 0.03 });
+    }
     return;
   }
   const yaw = yawAlong(d);

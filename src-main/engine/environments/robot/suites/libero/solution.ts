@@ -260,8 +260,9 @@ async function* solveClause(predicate: string, a: string, b: string, slot = 0, s
     const shift = (slot - (slots - 1) / 2) * (Math.max(region.sizeM[0], region.sizeM[1]) / slots);
     // and as far out as its region allows (the cabinet's face overhangs the rest)
     const out = Math.max(0, (Math.abs(d[0]) * region.sizeM[0] + Math.abs(d[1]) * region.sizeM[1]) / 2 - Math.max(o.sizeM[0], o.sizeM[1]) / 2 - 0.005);
-    const x = (alongX ? x0 + shift : x0) + d[0] * out;
-    const y = (alongX ? y0 : y0 + shift) + d[1] * out;
+    const lean = predicate === 'on' ? leanOnto(o, region, st) : [0, 0];
+    const x = (alongX ? x0 + shift : x0) + d[0] * out + lean[0];
+    const y = (alongX ? y0 : y0 + shift) + d[1] * out + lean[1];
     const top = z + region.sizeM[2] / 2;
     yield* placeOver(held, x, y, predicate === 'in' ? Math.max(z - region.sizeM[2] / 2, 0) + 0.01 : top + 0.005, slotYaw(held, region), top);
     return;
@@ -288,6 +289,28 @@ async function* clearDrawerPath(object: string, regionName: string, j: JointStat
   const held = yield* pick(object);
   const shift = reach + 0.02 - along;
   yield* placeOver(held, o.position[0] + d[0] * shift, o.position[1] + d[1] * shift, 0.005);
+}
+
+/**
+ * Where a flat object (lower than it is wide) goes on a raised region narrower than it (a rack's slot,
+ * at the lower edge of its sloping board): not at the strip, where it overhangs and slides off, but
+ * further onto the region's fixture, from the region's centre toward the fixture's by its own
+ * half-width and 2 cm. [0, 0] otherwise.
+ */
+function leanOnto(
+  o: { sizeM: number[] },
+  region: RegionState,
+  st: { regions?: unknown; objects?: Array<{ name: string; position: number[] }> },
+): [number, number] {
+  const narrow = Math.min(o.sizeM[0], o.sizeM[1]);
+  if (region.position[2] < 0.05 || o.sizeM[2] >= narrow || narrow <= Math.min(region.sizeM[0], region.sizeM[1]) + 0.01) return [0, 0];
+  const owner = (st.objects ?? []).filter((f) => region.name.startsWith(`${f.name}_`)).sort((p, q) => q.name.length - p.name.length)[0];
+  if (!owner) return [0, 0];
+  const v = [owner.position[0] - region.position[0], owner.position[1] - region.position[1]];
+  const n = Math.hypot(v[0], v[1]);
+  if (n < 0.01) return [0, 0];
+  const shift = narrow / 2 + 0.02;
+  return [(v[0] / n) * shift, (v[1] / n) * shift];
 }
 
 /** Clauses in the order a person would do them: open first, then knobs, then put things, then close. */
