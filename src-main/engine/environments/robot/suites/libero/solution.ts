@@ -153,7 +153,7 @@ async function* pick(name: string, prefer?: (dx: number, dy: number) => number):
 }
 
 /** Sets the held object down with its base at baseZ over (cx, cy), carried with its base over `topZ` (a container's rim). */
-async function* placeOver(h: Held, cx: number, cy: number, baseZ: number, yaw?: number, topZ = baseZ): Steps {
+async function* placeOver(h: Held, cx: number, cy: number, baseZ: number, yaw?: number, topZ = baseZ, onTop = false): Steps {
   const tcpZ = baseZ + h.gripAboveBase;
   let x = cx + h.dx;
   let y = cy + h.dy;
@@ -184,12 +184,49 @@ async function* placeOver(h: Held, cx: number, cy: number, baseZ: number, yaw?: 
     y += cy - now.position[1];
     yield* moveTo([x, y, approachZ], { tolM: 0.005 });
   }
+  if (onTop) {
+    // wider than the opening it goes over (a mug over a caddy's narrow slot): lowered 1 cm at a time
+    // and let go once it has stood on the walls three steps; pressed down in one move, it tilted and
+    // slid off them
+    let blocked = 0;
+    for (let zTcp = approachZ - 0.01; zTcp > tcpZ && blocked < 3; zTcp -= 0.01) {
+      const step = yield* moveTo([x, y, zTcp], { tolM: 0.003 });
+      if (!step.reached && step.distanceM > 0.004) blocked++;
+    }
+    yield call('release');
+    yield* moveTo([x, y, approachZ], {});
+    return;
+  }
   const down = yield* moveTo([x, y, tcpZ + 0.01], { tolM: 0.01 });
   // stopped on a container's walls, the arm still presses down and the fingers cannot open: it lets
   // go from just above where it stopped, the object dropping the rest of the way
   if (!down.reached && down.distanceM > 0.02) yield* moveTo([x, y, down.position[2] + 0.015], { tolM: 0.01 });
   yield call('release');
   yield* moveTo([x, y, approachZ], {});
+}
+
+/**
+ * Turns a held object about the fingers, where it was lifted, until it hangs on their far side (+x, away
+ * from the robot), in steps under a quarter turn (a half turn of the hand is the same grip), and measures
+ * how it hangs then; undefined when it is held at its centre or already hangs that way.
+ */
+async function* hangOutward(h: Held): Steps<Held | undefined> {
+  if (Math.hypot(h.dx, h.dy) < 0.02) return undefined;
+  const delta = Math.atan2(h.dy, -h.dx);
+  if (Math.abs(delta) < 0.3) return undefined;
+  const steps = Math.ceil(Math.abs(delta) / 1.2);
+  let at = h.liftedAt;
+  for (let i = 1; i <= steps; i++) at = (yield* moveTo(h.liftedAt, { yaw: h.yaw + (delta * i) / steps, tolM: 0.01 })).position;
+  const now = yield* locate(h.name);
+  return {
+    ...h,
+    yaw: h.yaw + delta,
+    dx: at[0] - now.position[0],
+    dy: at[1] - now.position[1],
+    gripAboveBase: at[2] - now.position[2],
+    centred: false,
+    liftedAt: at,
+  };
 }
 
 /** Objects this low (a plate) slip out of the fingers, which stop 1.5 cm above the table: they are pushed. */
@@ -260,11 +297,29 @@ async function* solveClause(predicate: string, a: string, b: string, slot = 0, s
     const shift = (slot - (slots - 1) / 2) * (Math.max(region.sizeM[0], region.sizeM[1]) / slots);
     // and as far out as its region allows (the cabinet's face overhangs the rest)
     const out = Math.max(0, (Math.abs(d[0]) * region.sizeM[0] + Math.abs(d[1]) * region.sizeM[1]) / 2 - Math.max(o.sizeM[0], o.sizeM[1]) / 2 - 0.005);
-    const lean = predicate === 'on' ? leanOnto(o, region, st) : [0, 0];
-    const x = (alongX ? x0 + shift : x0) + d[0] * out + lean[0];
-    const y = (alongX ? y0 : y0 + shift) + d[1] * out + lean[1];
+    const x = (alongX ? x0 + shift : x0) + d[0] * out;
+    const y = (alongX ? y0 : y0 + shift) + d[1] * out;
     const top = z + region.sizeM[2] / 2;
-    yield* placeOver(held, x, y, predicate === 'in' ? Math.max(z - region.sizeM[2] / 2, 0) + 0.01 : top + 0.005, slotYaw(held, region), top);
+    const baseZ = predicate === 'in' ? Math.max(z - region.sizeM[2] / 2, 0) + 0.01 : top + 0.005;
+    const yaw = slotYaw(held, region);
+    // a tall vessel (a mug) wider both ways than the region's narrow side cannot go in: it is set on
+    // its walls (held by the rim, its base far below the fingers, it tips over a wall when pressed; a
+    // shallow bowl pressed down settles into the slot)
+    const kind = (((yield call('find', { query: a })) as { description?: string }).description ?? '').split(' ').pop() ?? '';
+    const wider =
+      yaw === undefined &&
+      heldByRim(kind, o.sizeM) &&
+      o.sizeM[2] >= 0.6 * Math.max(o.sizeM[0], o.sizeM[1]) &&
+      Math.min(o.sizeM[0], o.sizeM[1]) > Math.min(region.sizeM[0], region.sizeM[1]) + 0.01;
+    try {
+      yield* placeOver(held, x, y, baseZ, yaw, top, predicate === 'in' && wider);
+    } catch (e) {
+      // far out, an object held off-centre (a moka pot by its handle) is turned about the fingers to
+      // hang beyond them: the hand then stops that much nearer the arm's base
+      const turned = yaw === undefined && /reach/.test(String(e)) ? yield* hangOutward(held) : undefined;
+      if (!turned) throw e;
+      yield* placeOver(turned, x, y, baseZ, undefined, top);
+    }
     return;
   }
   const t = yield* locate(b);
@@ -289,28 +344,6 @@ async function* clearDrawerPath(object: string, regionName: string, j: JointStat
   const held = yield* pick(object);
   const shift = reach + 0.02 - along;
   yield* placeOver(held, o.position[0] + d[0] * shift, o.position[1] + d[1] * shift, 0.005);
-}
-
-/**
- * Where a flat object (lower than it is wide) goes on a raised region narrower than it (a rack's slot,
- * at the lower edge of its sloping board): not at the strip, where it overhangs and slides off, but
- * further onto the region's fixture, from the region's centre toward the fixture's by its own
- * half-width and 2 cm. [0, 0] otherwise.
- */
-function leanOnto(
-  o: { sizeM: number[] },
-  region: RegionState,
-  st: { regions?: unknown; objects?: Array<{ name: string; position: number[] }> },
-): [number, number] {
-  const narrow = Math.min(o.sizeM[0], o.sizeM[1]);
-  if (region.position[2] < 0.05 || o.sizeM[2] >= narrow || narrow <= Math.min(region.sizeM[0], region.sizeM[1]) + 0.01) return [0, 0];
-  const owner = (st.objects ?? []).filter((f) => region.name.startsWith(`${f.name}_`)).sort((p, q) => q.name.length - p.name.length)[0];
-  if (!owner) return [0, 0];
-  const v = [owner.position[0] - region.position[0], owner.position[1] - region.position[1]];
-  const n = Math.hypot(v[0], v[1]);
-  if (n < 0.01) return [0, 0];
-  const shift = narrow / 2 + 0.02;
-  return [(v[0] / n) * shift, (v[1] / n) * shift];
 }
 
 /** Clauses in the order a person would do them: open first, then knobs, then put things, then close. */
