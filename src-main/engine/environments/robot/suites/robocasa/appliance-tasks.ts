@@ -176,7 +176,7 @@ const closeBlenderLid = kitchenTask({
 });
 
 /** Picks the slice standing in the toaster by its top edge, the fingers across its thickness. */
-async function* pickToast(query: string): Steps<{ name: string; offsetZ: number; halfHeight: number }> {
+export async function* pickToast(query: string): Steps<{ name: string; offsetZ: number; halfHeight: number }> {
   const o = yield* locate(query);
   const [x, y, z] = o.position;
   const top = z + o.sizeM[2] / 2;

@@ -13,6 +13,7 @@ import type { Solution, TaskDef, TaskFamily, TaskGoal } from '../../tasks/types'
 import type { Rng } from '../../../../prng';
 import { buildKitchen, devKitchen, type FixtureSetup, heldOutKitchen, type Kitchen, type MainKind, DEV_KITCHENS, HELD_OUT_KITCHENS } from './kitchen';
 import type { KitchenObject } from './objects';
+import { withDiningCounter } from './dining';
 import { kitchenPrimitives } from './primitives';
 import { KitchenRuntime } from './runtime';
 import { buildKitchenScene } from './scene';
@@ -72,6 +73,8 @@ export interface KitchenTaskSpec<W> {
    * along the counter, on a side drawn per instance (RoboCasa's `init_robot_base_ref` on that counter).
    */
   counterBesideM?: number;
+  /** The kitchen gets RoboCasa's dining counter, beside the robot (dining.ts). */
+  dining?: boolean;
   /** RoboCasa's instruction first; then three variations (RoboCasa's own for composites, ours for atomic tasks). */
   phrasings(words: W): Phrasings;
   defaultWords: W;
@@ -100,7 +103,8 @@ export function kitchenTask<W>(spec: KitchenTaskSpec<W>): TaskDef {
       const fixtures = spec.fixtures(rng);
       let offsetY = rng.uniform(-OFFSET_Y_M, OFFSET_Y_M);
       if (spec.counterBesideM) offsetY += (rng.next() < 0.5 ? 1 : -1) * spec.counterBesideM;
-      const kitchen = buildKitchen(kitchenId, spec.target, fixtures, offsetY, spec.beside, spec.besideSide);
+      const built = buildKitchen(kitchenId, spec.target, fixtures, offsetY, spec.beside, spec.besideSide);
+      const kitchen = spec.dining ? withDiningCounter(built) : built;
       const inst = spec.instance(rng, kitchen);
       const rt = new KitchenRuntime(kitchen);
       const fixtureInfos: SceneObject[] = kitchen.fixtures.map((pf) => ({ xml: '', infos: pf.fixture.infos, qpos: [] }));

@@ -8,6 +8,7 @@ import { sinkTasks } from './sink';
 import { applianceTasks } from './appliance-tasks';
 import { steamTasks } from './steam';
 import { breadTasks } from './bread';
+import { diningTasks } from './dining-tasks';
 
 export const robocasaTasks: readonly TaskDef[] = [
   ...atomicTasks,
@@ -18,4 +19,5 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...sinkTasks,
   ...steamTasks,
   ...breadTasks,
+  ...diningTasks,
 ];
