@@ -7,20 +7,43 @@ import type { SamplingSettings } from '../../../src-shared/episode';
 import { failureOutcome, type ResultRecord } from '../../../src-shared/experiments';
 import { probeEndpoint } from '../agent/endpointProbe';
 
+/** How many times the preflight asks before it stops the run. */
+export const PREFLIGHT_ATTEMPTS = 3;
+/** The waits between those attempts (ms). */
+export const PREFLIGHT_RETRY_DELAYS_MS = [1_000, 3_000];
+
+/**
+ * A failure that names the request itself: the key (401, 403), the route or model (404), a parameter
+ * (400, 422). Asking again cannot cure it. Anything else (a 429, a 5xx, a timeout, a dropped
+ * connection, a reply cut short or malformed) may be the endpoint's moment, not the run's fault, and
+ * one such answer must not stop a run of hundreds of episodes before it starts.
+ */
+const DEFINITIVE = /\b(400|401|403|404|422)\b/;
+
 /** null when the endpoint answered; else why the run stops, with the provider's message. */
 export async function preflightEndpoint(
   model: { name: string; baseUrl: string | null; sampling?: SamplingSettings },
   env: NodeJS.ProcessEnv,
+  delaysMs: readonly number[] = PREFLIGHT_RETRY_DELAYS_MS,
 ): Promise<string | null> {
-  let r;
-  try {
-    // With the spec's sampling: an endpoint that refuses a parameter stops the run here, not in every episode.
-    r = await probeEndpoint({ name: model.name, baseUrl: model.baseUrl, sampling: model.sampling }, env);
-  } catch (err) {
-    r = { ok: false, message: err instanceof Error ? err.message : String(err) };
+  let message = '';
+  let attempts = 0;
+  while (attempts < PREFLIGHT_ATTEMPTS) {
+    if (attempts > 0) await new Promise((r) => setTimeout(r, delaysMs[Math.min(attempts - 1, delaysMs.length - 1)] ?? 0));
+    attempts++;
+    let r;
+    try {
+      // With the spec's sampling: an endpoint that refuses a parameter stops the run here, not in every episode.
+      r = await probeEndpoint({ name: model.name, baseUrl: model.baseUrl, sampling: model.sampling }, env);
+    } catch (err) {
+      r = { ok: false, message: err instanceof Error ? err.message : String(err) };
+    }
+    if (r.ok) return null;
+    message = r.message;
+    if (DEFINITIVE.test(message)) break;
   }
-  if (r.ok) return null;
-  return `preflight: the endpoint did not answer a test request, so no episode was run: ${r.message}`;
+  const tries = attempts > 1 ? ` (${attempts} tries)` : '';
+  return `preflight: the endpoint did not answer a test request${tries}, so no episode was run: ${message}`;
 }
 
 /** The first episodes a run watches; all of them ending in the same model error stops the run. */
