@@ -33,7 +33,9 @@ function grasps(
 ): Array<{ gx: number; gy: number; yaw: number; gripZ: number; widthM?: number }> {
   const [x, y, z] = o.position;
   const [sx, sy, sz] = o.sizeM;
-  if (heldByRim(kind, o.sizeM)) return rimGrasps(o);
+  // a frying pan's handle rises above its rim, and so its extent: its wall is gripped under the rim's
+  // top, not under the handle's
+  if (heldByRim(kind, o.sizeM)) return kind === 'pan' ? rimGrasps(o).map((g) => ({ ...g, gripZ: z + Math.max(0.015, 0.45 * sz) })) : rimGrasps(o);
   if (kind === 'pot' && Math.max(sx, sy) > 1.5 * Math.min(sx, sy)) {
     // a moka pot by its handle: the body is as wide as the open gripper, the handle stands at one end
     // of the long axis (the spout, shorter, at the other), fingers across the handle's thin side
