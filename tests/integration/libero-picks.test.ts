@@ -4,7 +4,8 @@
  * stove's burner site lies under its plate's hull; the object axis's smaller bowl was placed 8 mm deep
  * and could not be lifted), and the reference solution then solves the task; a flat box put on the
  * wine rack's narrow top region (at the lower edge of its sloping board) is set further onto the rack,
- * where it stays (set at the strip it slid off onto the table).
+ * where it stays (set at the strip it slid off onto the table); a plate, whose rim is a shallow slope,
+ * is gripped at its edge and lifted in small steps, tipping up into a hanging grip, and carried up first.
  */
 import { describe, expect, it } from 'vitest';
 import { collisionTopUnder, liberoModel, siteInModel } from '../../src-main/engine/environments/robot/suites/libero/models';
@@ -27,6 +28,17 @@ describe('LIBERO-PRO pick and place, development seeds', () => {
       seed: 0,
     });
     try {
+      const r = await runSolution(ep);
+      expect(r.verdict.success, `${r.error ?? ''} ${r.verdict.reason}`).toBe(true);
+    } finally {
+      ep.dispose();
+    }
+  });
+
+  it('put_the_bowl_on_the_stove, task axis, seed 1: the plate is lifted and put on the stove', async () => {
+    const ep = await createTaskWorld({ taskId: 'libero-pro/goal/put_the_bowl_on_the_stove', variant: 'task', seed: 1 });
+    try {
+      expect(ep.instruction).toMatch(/plate/i);
       const r = await runSolution(ep);
       expect(r.verdict.success, `${r.error ?? ''} ${r.verdict.reason}`).toBe(true);
     } finally {

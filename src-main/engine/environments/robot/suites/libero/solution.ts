@@ -24,15 +24,45 @@ interface Held {
   centred: boolean;
   /** Where the TCP stood after the lift. */
   liftedAt: [number, number, number];
+  /** Held hanging by an edge (a plate): a fast carry shakes it out of the fingers, so it goes in short moves. */
+  hanging?: boolean;
+}
+
+/**
+ * Moves the TCP from `from` to `to`; when the object hangs by an edge, up first and then across (it hangs
+ * lower than its origin), in moves of at most 3 cm.
+ */
+async function* carry(h: Held, from: [number, number, number], to: [number, number, number]): Steps<MoveResult> {
+  if (!h.hanging) return yield* moveTo(to, {});
+  let last: MoveResult | null = null;
+  const legs: Array<[[number, number, number], [number, number, number]]> = [
+    [from, [from[0], from[1], Math.max(from[2], to[2])]],
+    [[from[0], from[1], Math.max(from[2], to[2])], to],
+  ];
+  for (const [a, b] of legs) {
+    const n = Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / 0.03);
+    for (let i = 1; i <= n; i++) last = yield* moveTo([0, 1, 2].map((k) => a[k] + ((b[k] - a[k]) * i) / n) as [number, number, number], {});
+  }
+  return last ?? (yield* moveTo(to, {}));
 }
 
 /** Where to grasp an object: a rim kind by a wall (nearest the robot first), anything else across its narrow side. */
 function grasps(
   kind: string,
   o: { position: number[]; sizeM: number[]; yaw: number },
-): Array<{ gx: number; gy: number; yaw: number; gripZ: number; widthM?: number }> {
+): Array<{ gx: number; gy: number; yaw: number; gripZ: number; widthM?: number; stepLift?: boolean }> {
   const [x, y, z] = o.position;
   const [sx, sy, sz] = o.sizeM;
+  if (heldByRim(kind, o.sizeM) && sz < PUSH_BELOW_M) {
+    // a plate's rim is a shallow slope: the fingers close on its edge 1.6 cm inside, where the inner
+    // one meets the slope as the outer one meets the edge, and it is lifted in small steps, tipping up
+    // about its far edge into a hanging grip (lifted at once, it slipped out flat)
+    return rimGrasps(o).map((g) => {
+      const r = Math.hypot(g.gx - x, g.gy - y);
+      const k = (r - 0.012) / r;
+      return { ...g, gx: x + (g.gx - x) * k, gy: y + (g.gy - y) * k, stepLift: true };
+    });
+  }
   // a frying pan's handle rises above its rim, and so its extent: its wall is gripped under the rim's
   // top, not under the handle's
   if (heldByRim(kind, o.sizeM)) return kind === 'pan' ? rimGrasps(o).map((g) => ({ ...g, gripZ: z + Math.max(0.015, 0.45 * sz) })) : rimGrasps(o);
@@ -79,7 +109,7 @@ async function* pick(name: string, prefer?: (dx: number, dy: number) => number):
   const tries = ordered(first).length;
   for (let attempt = 0; attempt < tries; attempt++) {
     const o = yield* locate(name);
-    const { gx, gy, yaw, gripZ, widthM } = ordered(o)[attempt];
+    const { gx, gy, yaw, gripZ, widthM, stepLift } = ordered(o)[attempt];
     const [, , z] = o.position;
     const sz = o.sizeM[2];
     let above: MoveResult | null = null;
@@ -122,6 +152,7 @@ async function* pick(name: string, prefer?: (dx: number, dy: number) => number):
     if (g.success) {
       // high up (out of a cabinet's top drawer) the lift ends where the arm's reach does
       let up: MoveResult | null = null;
+      if (stepLift) for (let tz = Math.max(gripZ, 0.016) + 0.005; tz < z + sz + 0.15; tz += 0.005) yield* moveTo([gx, gy, tz], { tolM: 0.003 });
       for (const lift of [0.15, 0.1, 0.06]) {
         try {
           up = yield* moveTo([gx, gy, z + sz + lift], {});
@@ -146,6 +177,7 @@ async function* pick(name: string, prefer?: (dx: number, dy: number) => number):
         sizeM: o.sizeM,
         centred: widthM !== undefined && attempt === 0,
         liftedAt: up.position,
+        hanging: stepLift,
       };
     }
     yield call('release');
@@ -171,9 +203,9 @@ async function* placeOver(h: Held, cx: number, cy: number, baseZ: number, yaw?: 
     [0.07, 0],
   ];
   for (const [clear, carryZ] of tries) {
-    approachZ = Math.max(carryZ, tcpZ + clear, topZ + h.gripAboveBase + 0.04);
+    approachZ = Math.max(carryZ, tcpZ + clear, topZ + h.gripAboveBase + 0.04 + (h.hanging ? Math.max(h.sizeM[0], h.sizeM[1]) / 2 : 0));
     try {
-      yield* moveTo([x, y, approachZ], {});
+      yield* carry(h, h.liftedAt, [x, y, approachZ]);
       break;
     } catch (e) {
       if (carryZ === 0) throw e;
@@ -299,8 +331,9 @@ async function* solveClause(predicate: string, a: string, b: string, slot = 0, s
     const shift = (slot - (slots - 1) / 2) * (Math.max(region.sizeM[0], region.sizeM[1]) / slots);
     // and as far out as its region allows (the cabinet's face overhangs the rest)
     const out = Math.max(0, (Math.abs(d[0]) * region.sizeM[0] + Math.abs(d[1]) * region.sizeM[1]) / 2 - Math.max(o.sizeM[0], o.sizeM[1]) / 2 - 0.005);
-    const x = (alongX ? x0 + shift : x0) + d[0] * out;
-    const y = (alongX ? y0 : y0 + shift) + d[1] * out;
+    const lean = predicate === 'on' ? leanOnto(o, region, st) : [0, 0];
+    const x = (alongX ? x0 + shift : x0) + d[0] * out + lean[0];
+    const y = (alongX ? y0 : y0 + shift) + d[1] * out + lean[1];
     const top = z + region.sizeM[2] / 2;
     const baseZ = predicate === 'in' ? Math.max(z - region.sizeM[2] / 2, 0) + 0.01 : top + 0.005;
     const yaw = slotYaw(held, region);
@@ -346,6 +379,28 @@ async function* clearDrawerPath(object: string, regionName: string, j: JointStat
   const held = yield* pick(object);
   const shift = reach + 0.02 - along;
   yield* placeOver(held, o.position[0] + d[0] * shift, o.position[1] + d[1] * shift, 0.005);
+}
+
+/**
+ * Where a flat object (lower than it is wide) goes on a raised region narrower than it (a rack's slot,
+ * at the lower edge of its sloping board): not at the strip, where it overhangs and slides off, but
+ * further onto the region's fixture, from the region's centre toward the fixture's by its own
+ * half-width and 2 cm. [0, 0] otherwise.
+ */
+function leanOnto(
+  o: { sizeM: number[] },
+  region: RegionState,
+  st: { regions?: unknown; objects?: Array<{ name: string; position: number[] }> },
+): [number, number] {
+  const narrow = Math.min(o.sizeM[0], o.sizeM[1]);
+  if (region.position[2] < 0.05 || o.sizeM[2] >= narrow || narrow <= Math.min(region.sizeM[0], region.sizeM[1]) + 0.01) return [0, 0];
+  const owner = (st.objects ?? []).filter((f) => region.name.startsWith(`${f.name}_`)).sort((p, q) => q.name.length - p.name.length)[0];
+  if (!owner) return [0, 0];
+  const v = [owner.position[0] - region.position[0], owner.position[1] - region.position[1]];
+  const n = Math.hypot(v[0], v[1]);
+  if (n < 0.01) return [0, 0];
+  const shift = narrow / 2 + 0.02;
+  return [(v[0] / n) * shift, (v[1] / n) * shift];
 }
 
 /** Clauses in the order a person would do them: open first, then knobs, then put things, then close. */
