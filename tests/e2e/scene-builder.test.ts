@@ -12,6 +12,7 @@ import { packageRoot } from '../../src-main/engine/paths';
 import { SimRenderView } from '../../src-main/engine/render/simView';
 import { Sim } from '../../src-main/engine/sim/sim';
 import { hueDistance, hueSat } from '../integration/helpers/renderChecks';
+import { texelAt, texturedProbes } from '../integration/helpers/texturedFixture';
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { writeFileSync } from 'node:fs';
 
@@ -80,6 +81,50 @@ describe('scene builder in the browser', () => {
         expect(hueDistance(got.hue, expected.hue), `${probe.body} at ${probe.x.toFixed(0)},${probe.y.toFixed(0)}: rgb ${rgb}`).toBeLessThan(25);
         expect(got.sat, `${probe.body}: rgb ${rgb}`).toBeGreaterThan(0.3);
       }
+      await page.close();
+    } finally {
+      view.dispose();
+      sim.dispose();
+    }
+  });
+
+  it('draws textures as MuJoCo samples them: mesh texcoords, a projected box, a plane with texuniform', async () => {
+    const sim = await Sim.load(join(packageRoot(), 'tests', 'fixtures', 'render', 'textured.xml'));
+    const view = new SimRenderView(sim);
+    try {
+      sim.forward();
+      const points = texturedProbes();
+      const page = await (browser as Browser).newPage({ viewport: { width: W + 20, height: H + 20 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.setContent(
+        `<html><body style="margin:0;background:#fff"><canvas id="c" width="${W}" height="${H}" style="width:${W}px;height:${H}px;display:block"></canvas></body></html>`,
+      );
+      await page.addScriptTag({ content: bundle });
+      const probes = points.map((p) => ({ body: p.what, pointM: p.at }));
+      const args = { desc: JSON.stringify(view.description), poses: Array.from(sim.bodyPoses()), probes, W, H };
+      const result = (await page.evaluate(
+        `(async (a) => window.renderScene(document.getElementById('c'), a.desc, a.poses, 'top', a.W, a.H, a.probes))(${JSON.stringify(args)})`,
+      )) as { probes: Array<{ body: string; x: number; y: number } | null> };
+      expect(errors).toEqual([]);
+      const shot = await page.locator('#c').screenshot();
+      writeFileSync(artifactPath('scene-builder-browser-textured.png'), shot);
+      const img = decode(shot);
+      const hues = new Set<number>();
+      for (const [i, probe] of result.probes.entries()) {
+        expect(probe, points[i].what).not.toBeNull();
+        if (!probe) continue;
+        const o = img.channels * (Math.floor(probe.y) * img.width + Math.floor(probe.x));
+        const rgb = [img.data[o], img.data[o + 1], img.data[o + 2]];
+        const want = hueSat(texelAt(sim.model, points[i].uv[0], points[i].uv[1]));
+        const got = hueSat(rgb);
+        const label = `${points[i].what} at ${points[i].at.join(', ')}: rgb ${rgb}, want hue ${want.hue.toFixed(0)}`;
+        expect(hueDistance(got.hue, want.hue), label).toBeLessThan(30);
+        expect(got.sat, label).toBeGreaterThan(0.4);
+        hues.add(Math.round(want.hue / 60));
+      }
+      // both of the checker's colours were asked for
+      expect(hues.size).toBe(2);
       await page.close();
     } finally {
       view.dispose();
