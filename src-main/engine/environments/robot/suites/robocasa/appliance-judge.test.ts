@@ -7,6 +7,9 @@ import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { JudgeContext } from '../../tasks/judge';
 import { gripperFar } from './judging';
+import { place, pos, setJoint, site } from './arrange';
+
+const adrOf = (w: TaskWorld, joint: string): number => (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -18,31 +21,6 @@ async function world(task: string, seed = 0): Promise<TaskWorld> {
   ep = await createTaskWorld({ taskId: `robocasa/${task}`, variant: 'default', seed });
   return ep;
 }
-
-const adrOf = (w: TaskWorld, joint: string): number => (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
-
-function setJoint(w: TaskWorld, joint: string, q: number): void {
-  (w.sim.data.qpos as Float64Array)[adrOf(w, joint)] = q;
-  w.sim.forward();
-}
-
-function place(w: TaskWorld, body: string, p: Vec3, tiltRad = 0): void {
-  (w.sim.data.qpos as Float64Array).set([p[0], p[1], p[2], Math.cos(tiltRad / 2), Math.sin(tiltRad / 2), 0, 0], adrOf(w, `${body}_free`));
-  const dof = (w.sim.model.jnt_dofadr as Int32Array)[w.sim.requireId('joint', `${body}_free`)];
-  (w.sim.data.qvel as Float64Array).fill(0, dof, dof + 6);
-  w.sim.forward();
-}
-
-const pos = (w: TaskWorld, body: string): Vec3 => {
-  const id = w.sim.requireId('body', body);
-  const x = w.sim.data.xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
-const site = (w: TaskWorld, name: string): Vec3 => {
-  const id = w.sim.requireId('site', name);
-  const x = w.sim.data.site_xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
 
 function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
   const v = w.judge();

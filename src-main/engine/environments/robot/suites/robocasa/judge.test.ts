@@ -8,6 +8,7 @@ import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { JudgeContext } from '../../tasks/judge';
 import { robocasaTasks } from './index';
+import { place, pos, setJoint, site } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -19,33 +20,6 @@ async function world(task: string, seed = 0): Promise<TaskWorld> {
   ep = await createTaskWorld({ taskId: `robocasa/${task}`, variant: 'default', seed });
   return ep;
 }
-
-function setJoint(w: TaskWorld, joint: string, q: number): void {
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
-  (w.sim.data.qpos as Float64Array)[adr] = q;
-  w.sim.forward();
-}
-
-/** Puts a free body at a position, at rest: upright, or tilted about x by `tiltRad`. */
-function place(w: TaskWorld, body: string, p: Vec3, tiltRad = 0): void {
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', `${body}_free`)];
-  const q = w.sim.data.qpos as Float64Array;
-  q.set([p[0], p[1], p[2], Math.cos(tiltRad / 2), Math.sin(tiltRad / 2), 0, 0], adr);
-  const dof = (w.sim.model.jnt_dofadr as Int32Array)[w.sim.requireId('joint', `${body}_free`)];
-  (w.sim.data.qvel as Float64Array).fill(0, dof, dof + 6);
-  w.sim.forward();
-}
-
-const pos = (w: TaskWorld, body: string): Vec3 => {
-  const id = w.sim.requireId('body', body);
-  const x = w.sim.data.xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
-const site = (w: TaskWorld, name: string): Vec3 => {
-  const id = w.sim.requireId('site', name);
-  const x = w.sim.data.site_xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
 
 function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
   const v = w.judge();

@@ -1,0 +1,46 @@
+/**
+ * Puts a kitchen task world into a chosen state without the robot, for the judge tests: a joint's
+ * position, a free object's pose at rest, then one forward pass so positions and contacts are
+ * current; and reads back where bodies, sites and objects are. The tests build a passing state
+ * with it and then states that miss each of RoboCasa's thresholds by just over it.
+ */
+import type { Vec3 } from '../../robots/math3';
+import type { TaskWorld } from '../../tasks/world';
+
+const qposAdr = (w: TaskWorld, joint: string): number => (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
+
+/** Sets a hinge or slide joint's position (rad or m). */
+export function setJoint(w: TaskWorld, joint: string, q: number): void {
+  (w.sim.data.qpos as Float64Array)[qposAdr(w, joint)] = q;
+  w.sim.forward();
+}
+
+/** Puts an object (its free joint `<body>_free`) at a position, at rest: upright, or tilted about x by `tiltRad`. */
+export function place(w: TaskWorld, body: string, p: Vec3, tiltRad = 0): void {
+  const joint = `${body}_free`;
+  (w.sim.data.qpos as Float64Array).set([p[0], p[1], p[2], Math.cos(tiltRad / 2), Math.sin(tiltRad / 2), 0, 0], qposAdr(w, joint));
+  const dof = (w.sim.model.jnt_dofadr as Int32Array)[w.sim.requireId('joint', joint)];
+  (w.sim.data.qvel as Float64Array).fill(0, dof, dof + 6);
+  w.sim.forward();
+}
+
+/** A body's world position. */
+export function pos(w: TaskWorld, body: string): Vec3 {
+  const id = w.sim.requireId('body', body);
+  const x = w.sim.data.xpos as Float64Array;
+  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
+}
+
+/** A site's world position. */
+export function site(w: TaskWorld, name: string): Vec3 {
+  const id = w.sim.requireId('site', name);
+  const x = w.sim.data.site_xpos as Float64Array;
+  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
+}
+
+/** A task object's bounding size (m), as the world lists it. */
+export function sizeOf(w: TaskWorld, name: string): Vec3 {
+  const o = w.world.objects.find((x) => x.name === name);
+  if (!o) throw new Error(`no object "${name}" in this task world (${w.world.objects.map((x) => x.name).join(', ')})`);
+  return o.sizeM as Vec3;
+}
