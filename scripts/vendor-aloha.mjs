@@ -268,7 +268,7 @@ ${MESHES.map((m) => `    <mesh name="${m}" file="${m}.stl" scale="0.001 0.001 0.
       <geom type="box" size="0.025 0.025 0.345" pos="${f(TABLE.x[1] - 0.05)} -0.55 -0.395" material="table" contype="0" conaffinity="0"/>
       <geom type="box" size="0.025 0.025 0.345" pos="${f(TABLE.x[1] - 0.05)} 0.55 -0.395" material="table" contype="0" conaffinity="0"/>
     </body>
-    <geom name="wall" type="box" size="0.05 3 1.5" pos="1.3 0 0.76" material="wall" contype="0" conaffinity="0"/>
+    <geom name="wall" type="box" size="3 1.5 0.05" pos="1.3 0 0.76" quat="0.5 0.5 0.5 0.5" material="wall" contype="0" conaffinity="0"/>
     <camera name="head" ${lookAt([-0.25, 0, 0.62], [0.33, 0, 0])} fovy="60"/>
     <camera name="front" ${lookAt([1.2, 0, 0.75], [0.3, 0, 0.05])} fovy="55"/>
     <camera name="top" ${lookAt([0.33, 0, 1.45], [0.33, 0, 0], [1, 0, 0])} fovy="55"/>
