@@ -9,6 +9,7 @@ import { applianceTasks } from './appliance-tasks';
 import { steamTasks } from './steam';
 import { breadTasks } from './bread';
 import { diningTasks } from './dining-tasks';
+import { presoakTasks } from './presoak';
 
 export const robocasaTasks: readonly TaskDef[] = [
   ...atomicTasks,
@@ -20,4 +21,5 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...steamTasks,
   ...breadTasks,
   ...diningTasks,
+  ...presoakTasks,
 ];
