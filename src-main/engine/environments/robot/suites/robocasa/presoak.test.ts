@@ -5,27 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
+import { place, setJoint } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
   ep?.dispose();
   ep = null;
 });
-
-function place(w: TaskWorld, body: string, p: Vec3): void {
-  const j = w.sim.requireId('joint', `${body}_free`);
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[j];
-  (w.sim.data.qpos as Float64Array).set([p[0], p[1], p[2], 1, 0, 0, 0], adr);
-  const dof = (w.sim.model.jnt_dofadr as Int32Array)[j];
-  (w.sim.data.qvel as Float64Array).fill(0, dof, dof + 6);
-  w.sim.forward();
-}
-
-function setJoint(w: TaskWorld, joint: string, q: number): void {
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
-  (w.sim.data.qpos as Float64Array)[adr] = q;
-  w.sim.forward();
-}
 
 function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
   const v = w.judge();
