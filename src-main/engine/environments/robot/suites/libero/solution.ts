@@ -162,6 +162,8 @@ async function* pick(name: string, prefer?: (dx: number, dy: number) => number):
         }
       }
       if (!up) throw new Error(`solution: could not lift ${name}`);
+      // hanging by its edge, a plate shaken out by the first quick move falls back here, where the next grasp finds it
+      if (stepLift) up = yield* moveTo([gx, gy, up.position[2] + 0.03], {});
       const now = yield* locate(o.name);
       if (now.position[2] < z + 0.02) {
         // the fingers held it but it stayed where it was (it slipped out as the hand rose): the next grasp
