@@ -8,6 +8,7 @@ import { sinkTasks } from './sink';
 import { applianceTasks } from './appliance-tasks';
 import { steamTasks } from './steam';
 import { breadTasks } from './bread';
+import { colanderTasks } from './colander';
 import { diningTasks } from './dining-tasks';
 import { presoakTasks } from './presoak';
 
@@ -20,6 +21,7 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...sinkTasks,
   ...steamTasks,
   ...breadTasks,
+  ...colanderTasks,
   ...diningTasks,
   ...presoakTasks,
 ];
