@@ -12,104 +12,14 @@ import {
   type SceneGeomType,
   type SceneLight,
   type SceneMaterial,
-  type SceneMesh,
-  type SceneTexture,
 } from '../../../src-shared/scene/description';
-import { bytesToBase64, float32ToBase64, uint32ToBase64 } from '../../../src-shared/scene/base64';
+import { colourTexture, extractMesh, extractTexture, readName, skyboxMean } from './sceneAssets';
+import type { SceneModelSource } from './sceneModel';
 import { qmul, qrotate, type Quat } from '../../../src-shared/quat';
 
 type Num = ArrayLike<number>;
 
-/** The parts of @mujoco/mujoco's MjModel this module reads (its typings declare them `any`). */
-export interface SceneModelSource {
-  nbody: number;
-  ngeom: number;
-  nmat: number;
-  nmesh: number;
-  nlight: number;
-  ncam: number;
-  ntex: number;
-  names: Num;
-  name_bodyadr: Num;
-  name_geomadr: Num;
-  name_matadr: Num;
-  name_meshadr: Num;
-  name_lightadr: Num;
-  name_camadr: Num;
-  name_texadr: Num;
-  body_parentid: Num;
-  body_weldid: Num;
-  body_mocapid: Num;
-  body_pos: Num;
-  body_quat: Num;
-  geom_type: Num;
-  geom_bodyid: Num;
-  geom_size: Num;
-  geom_pos: Num;
-  geom_quat: Num;
-  geom_rgba: Num;
-  geom_matid: Num;
-  geom_dataid: Num;
-  geom_group: Num;
-  geom_contype: Num;
-  geom_conaffinity: Num;
-  mat_rgba: Num;
-  mat_specular: Num;
-  mat_shininess: Num;
-  mat_reflectance: Num;
-  mat_emission: Num;
-  mat_metallic: Num;
-  mat_roughness: Num;
-  mat_texid: Num;
-  mat_texrepeat: Num;
-  tex_type: Num;
-  tex_width: Num;
-  tex_height: Num;
-  tex_nchannel: Num;
-  tex_adr: Num;
-  tex_data: Uint8Array;
-  mesh_vertadr: Num;
-  mesh_vertnum: Num;
-  mesh_vert: Float32Array;
-  mesh_faceadr: Num;
-  mesh_facenum: Num;
-  mesh_face: Num;
-  mesh_normaladr: Num;
-  mesh_normalnum: Num;
-  mesh_normal: Float32Array;
-  mesh_facenormal: Num;
-  /** -1 for a mesh without texture coordinates. */
-  mesh_texcoordadr: Num;
-  mesh_texcoordnum: Num;
-  mesh_texcoord: Float32Array;
-  /** Per face corner, relative to the mesh's mesh_texcoordadr (as mesh_face is to mesh_vertadr). */
-  mesh_facetexcoord: Num;
-  light_bodyid: Num;
-  light_type: Num;
-  light_pos: Num;
-  light_dir: Num;
-  light_diffuse: Num;
-  light_ambient: Num;
-  light_specular: Num;
-  light_cutoff: Num;
-  light_exponent: Num;
-  cam_bodyid: Num;
-  cam_pos: Num;
-  cam_quat: Num;
-  cam_fovy: Num;
-  cam_mode: Num;
-  vis: {
-    headlight: { active: number; ambient: Num; diffuse: Num; specular: Num };
-    map: { znear: number; zfar: number };
-    quality: { shadowsize: number };
-    global: { fovy: number };
-  };
-  stat: { extent: number; center: Num };
-  // The bool arrays (light_castshadow, light_active, mat_texuniform) have no binding in
-  // @mujoco/mujoco 3.14 (reading them throws a BindingError); the per-element accessors work.
-  light(id: number): { castshadow: unknown; active: unknown; delete(): void };
-  mat(id: number): { texuniform: unknown; delete(): void };
-}
+export type { SceneModelSource };
 
 function truthy(v: unknown): boolean {
   if (v !== null && typeof v === 'object' && 'length' in v) return (v as ArrayLike<number>)[0] !== 0;
@@ -137,21 +47,6 @@ const GEOM_TYPES: Record<number, SceneGeomType> = {
 };
 const CAM_MODES = ['fixed', 'track', 'trackcom', 'targetbody', 'targetbodycom'] as const;
 const LIGHT_TYPES: Record<number, SceneLight['type']> = { 0: 'spot', 1: 'directional', 2: 'point' };
-/** mjNTEXROLE: each material has this many texture slots; slot 1 (mjTEXROLE_RGB) is the colour map. */
-const TEX_ROLES = 10;
-const TEX_ROLE_RGB = 1;
-const TEX_2D = 0;
-const TEX_SKYBOX = 2;
-
-function readName(m: SceneModelSource, adr: number): string {
-  let s = '';
-  for (let i = adr; i < m.names.length; i++) {
-    const c = m.names[i];
-    if (c === 0) break;
-    s += String.fromCharCode(c & 255);
-  }
-  return s;
-}
 
 const v3 = (a: Num, i: number): [number, number, number] => [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
 const v4 = (a: Num, i: number): [number, number, number, number] => [a[4 * i], a[4 * i + 1], a[4 * i + 2], a[4 * i + 3]];
@@ -173,88 +68,6 @@ function resolveRgba(m: SceneModelSource, g: number): [number, number, number, n
   const mat = m.geom_matid[g];
   const isDefault = Math.abs(own[0] - 0.5) < 1e-6 && Math.abs(own[1] - 0.5) < 1e-6 && Math.abs(own[2] - 0.5) < 1e-6 && own[3] === 1;
   return mat >= 0 && isDefault ? v4(m.mat_rgba, mat) : own;
-}
-
-/** `withTexcoords`: some drawn geom shows this mesh with a 2D texture (only then do its texcoords travel). */
-function extractMesh(m: SceneModelSource, i: number, withTexcoords: boolean): SceneMesh {
-  const vadr = m.mesh_vertadr[i],
-    vnum = m.mesh_vertnum[i];
-  const fadr = m.mesh_faceadr[i],
-    fnum = m.mesh_facenum[i];
-  const nadr = m.mesh_normaladr[i],
-    nnum = m.mesh_normalnum[i];
-  const faces = new Uint32Array(fnum * 3);
-  const faceNormals = new Uint32Array(fnum * 3);
-  let sameIndices = true;
-  for (let k = 0; k < fnum * 3; k++) {
-    faces[k] = m.mesh_face[fadr * 3 + k];
-    faceNormals[k] = m.mesh_facenormal[fadr * 3 + k];
-    if (faces[k] !== faceNormals[k]) sameIndices = false;
-  }
-  const mesh: SceneMesh = {
-    id: i,
-    name: readName(m, m.name_meshadr[i]),
-    vertexCount: vnum,
-    faceCount: fnum,
-    verticesB64: float32ToBase64(m.mesh_vert.slice(vadr * 3, (vadr + vnum) * 3)),
-    facesB64: uint32ToBase64(faces),
-    normalsB64: float32ToBase64(m.mesh_normal.slice(nadr * 3, (nadr + nnum) * 3)),
-    // MuJoCo 3 usually stores one normal per vertex: then the second index list is the first
-    faceNormalsB64: sameIndices ? '' : uint32ToBase64(faceNormals),
-  };
-  const tadr = m.mesh_texcoordadr[i];
-  if (withTexcoords && tadr >= 0) {
-    const tnum = m.mesh_texcoordnum[i];
-    const faceTex = new Uint32Array(fnum * 3);
-    let sameTex = true;
-    for (let k = 0; k < fnum * 3; k++) {
-      faceTex[k] = m.mesh_facetexcoord[fadr * 3 + k];
-      if (faceTex[k] >= tnum) throw new Error(`mesh "${mesh.name}": face corner ${k} uses texcoord ${faceTex[k]} of ${tnum}`);
-      if (faceTex[k] !== faces[k]) sameTex = false;
-    }
-    mesh.texcoordsB64 = float32ToBase64(m.mesh_texcoord.slice(tadr * 2, (tadr + tnum) * 2));
-    // .msh and most .obj files keep one texcoord per vertex
-    mesh.faceTexcoordsB64 = sameTex ? '' : uint32ToBase64(faceTex);
-  }
-  return mesh;
-}
-
-/** The 2D texture a material's colour comes from, or -1. */
-function colourTexture(m: SceneModelSource, mat: number): number {
-  if (mat < 0) return -1;
-  let tex = m.mat_texid[mat * TEX_ROLES + TEX_ROLE_RGB];
-  if (tex < 0) tex = m.mat_texid[mat * TEX_ROLES];
-  return tex >= 0 && m.tex_type[tex] === TEX_2D ? tex : -1;
-}
-
-function extractTexture(m: SceneModelSource, i: number): SceneTexture {
-  const width = m.tex_width[i],
-    height = m.tex_height[i],
-    nchannel = m.tex_nchannel[i];
-  const adr = m.tex_adr[i];
-  return {
-    id: i,
-    name: readName(m, m.name_texadr[i]),
-    type: '2d',
-    width,
-    height,
-    nchannel,
-    dataB64: bytesToBase64(m.tex_data.subarray(adr, adr + width * height * nchannel)),
-  };
-}
-
-function skyboxMean(m: SceneModelSource): [number, number, number] | null {
-  for (let i = 0; i < m.ntex; i++) {
-    if (m.tex_type[i] !== TEX_SKYBOX) continue;
-    const n = m.tex_width[i] * m.tex_height[i],
-      ch = m.tex_nchannel[i],
-      adr = m.tex_adr[i];
-    if (ch < 3 || n === 0) return null;
-    const sum = [0, 0, 0];
-    for (let p = 0; p < n; p++) for (let c = 0; c < 3; c++) sum[c] += m.tex_data[adr + p * ch + c];
-    return [sum[0] / n / 255, sum[1] / n / 255, sum[2] / n / 255];
-  }
-  return null;
 }
 
 const ARRAY_FIELDS = [
