@@ -11,6 +11,7 @@ import { breadTasks } from './bread';
 import { colanderTasks } from './colander';
 import { diningTasks } from './dining-tasks';
 import { presoakTasks } from './presoak';
+import { stirTasks } from './stir';
 
 export const robocasaTasks: readonly TaskDef[] = [
   ...atomicTasks,
@@ -24,4 +25,5 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...colanderTasks,
   ...diningTasks,
   ...presoakTasks,
+  ...stirTasks,
 ];
