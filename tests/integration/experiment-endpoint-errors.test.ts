@@ -94,7 +94,9 @@ describe('a broken endpoint or key', () => {
     const dir = join(root, 'dead');
     const r = await cli(['experiment', 'run', ...SPEC, '--base-url', 'http://127.0.0.1:9/v1', '--out', dir]);
     expect(r.status, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/stopped: preflight: the endpoint did not answer a test request \(3 tries\), so no episode was run: cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(r.stderr).toMatch(
+      /stopped: preflight: the endpoint did not answer a test request \(3 tries\), so no episode was run: cannot reach http:\/\/127\.0\.0\.1:9\/v1/,
+    );
     expect(r.stdout).toMatch(/Fix the endpoint or key, then: robocell experiment resume .* \[--base-url URL\]/);
     expect(r.stdout).not.toMatch(/Success on/);
     expect(lines(join(dir, 'results.jsonl'))).toHaveLength(0);
