@@ -4,6 +4,7 @@
  * means episodes can reach the endpoint and a failure carries the provider's own message.
  */
 import type { SamplingSettings } from '../../../src-shared/episode';
+import { ModelRequestError } from './model';
 import { createModel } from './models';
 
 export interface EndpointProbe {
@@ -18,6 +19,8 @@ export interface EndpointProbeResult {
   ok: boolean;
   message: string;
   latencyMs: number;
+  /** The HTTP status of a failed request, when the endpoint answered with one. */
+  status?: number | null;
 }
 
 export const PROBE_TIMEOUT_MS = 15_000;
@@ -48,7 +51,8 @@ export async function probeEndpoint(req: EndpointProbe, env: NodeJS.ProcessEnv =
     return { ok: true, message: `${req.name} answered in ${latencyMs} ms${said ? ` ("${said}")` : ''}${usage}`, latencyMs };
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
-    return { ok: false, message: friendlyConnectionError(err instanceof Error ? err.message : String(err), where), latencyMs };
+    const status = err instanceof ModelRequestError ? err.status : null;
+    return { ok: false, message: friendlyConnectionError(err instanceof Error ? err.message : String(err), where), latencyMs, status };
   }
 }
 

@@ -54,9 +54,13 @@ describe('preflightEndpoint', () => {
     expect(s.requests()).toBe(3);
   });
 
-  it('stops after its attempts when the endpoint keeps answering 429, with the last message', async () => {
+  it('stops after its attempts when the endpoint keeps answering 429, by its status whatever numbers its text holds, with the last message', async () => {
     const s = await serve([
-      { status: 429, body: JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests' } }), headers: { 'retry-after': '0' } },
+      {
+        status: 429,
+        body: JSON.stringify({ error: { message: 'Rate limit reached for requests: 400 requests per minute (upstream 404 counts too)', type: 'requests' } }),
+        headers: { 'retry-after': '0' },
+      },
     ]);
     const why = await preflightEndpoint(model(s.url), env, NO_WAIT);
     expect(s.requests()).toBe(PREFLIGHT_ATTEMPTS);

@@ -13,12 +13,12 @@ export const PREFLIGHT_ATTEMPTS = 3;
 export const PREFLIGHT_RETRY_DELAYS_MS = [1_000, 3_000];
 
 /**
- * A failure that names the request itself: the key (401, 403), the route or model (404), a parameter
- * (400, 422). Asking again cannot cure it. Anything else (a 429, a 5xx, a timeout, a dropped
- * connection, a reply cut short or malformed) may be the endpoint's moment, not the run's fault, and
- * one such answer must not stop a run of hundreds of episodes before it starts.
+ * The statuses that name the request itself: the key (401, 403), the route or model (404), a
+ * parameter (400, 422). Asking again cannot cure them. Anything else (a 429, a 5xx, a timeout, a
+ * dropped connection, a reply cut short or malformed) may be the endpoint's moment, not the run's
+ * fault, and one such answer must not stop a run of hundreds of episodes before it starts.
  */
-const DEFINITIVE = /\b(400|401|403|404|422)\b/;
+const DEFINITIVE = new Set([400, 401, 403, 404, 422]);
 
 /** null when the endpoint answered; else why the run stops, with the provider's message. */
 export async function preflightEndpoint(
@@ -31,7 +31,7 @@ export async function preflightEndpoint(
   while (attempts < PREFLIGHT_ATTEMPTS) {
     if (attempts > 0) await new Promise((r) => setTimeout(r, delaysMs[Math.min(attempts - 1, delaysMs.length - 1)] ?? 0));
     attempts++;
-    let r;
+    let r: { ok: boolean; message: string; status?: number | null };
     try {
       // With the spec's sampling: an endpoint that refuses a parameter stops the run here, not in every episode.
       r = await probeEndpoint({ name: model.name, baseUrl: model.baseUrl, sampling: model.sampling }, env);
@@ -40,7 +40,7 @@ export async function preflightEndpoint(
     }
     if (r.ok) return null;
     message = r.message;
-    if (DEFINITIVE.test(message)) break;
+    if (r.status != null && DEFINITIVE.has(r.status)) break;
   }
   const tries = attempts > 1 ? ` (${attempts} tries)` : '';
   return `preflight: the endpoint did not answer a test request${tries}, so no episode was run: ${message}`;
