@@ -4,12 +4,12 @@
  * state and states just past each threshold; and their reference solutions on a development kitchen.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
 import { SWITCH_TRAVEL_M } from './countertop';
 import { CONTROL_STEP_SEC } from './define';
 import { DINING, DINING_NEAR_Y_M, diningSide, withDiningCounter } from './dining';
 import { buildKitchen } from './kitchen';
+import { place, pos, setJoint, site, sizeOf } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -22,32 +22,6 @@ async function world(task: string, seed = 0): Promise<TaskWorld> {
   return ep;
 }
 
-function place(w: TaskWorld, body: string, p: Vec3): void {
-  const j = w.sim.requireId('joint', `${body}_free`);
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[j];
-  (w.sim.data.qpos as Float64Array).set([p[0], p[1], p[2], 1, 0, 0, 0], adr);
-  const dof = (w.sim.model.jnt_dofadr as Int32Array)[j];
-  (w.sim.data.qvel as Float64Array).fill(0, dof, dof + 6);
-  w.sim.forward();
-}
-
-function setJoint(w: TaskWorld, joint: string, q: number): void {
-  const adr = (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
-  (w.sim.data.qpos as Float64Array)[adr] = q;
-  w.sim.forward();
-}
-
-const pos = (w: TaskWorld, body: string): Vec3 => {
-  const id = w.sim.requireId('body', body);
-  const x = w.sim.data.xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
-const site = (w: TaskWorld, name: string): Vec3 => {
-  const id = w.sim.requireId('site', name);
-  const x = w.sim.data.site_xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-};
-const sizeOf = (w: TaskWorld, name: string): Vec3 => w.world.objects.find((o) => o.name === name)?.sizeM as Vec3;
 const controlSteps = (w: TaskWorld, k: number): void => w.sim.step(k * Math.round(CONTROL_STEP_SEC / w.sim.timestepSec));
 
 function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
