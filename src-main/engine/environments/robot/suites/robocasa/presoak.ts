@@ -99,10 +99,10 @@ const preSoakPan = kitchenTask({
     // Down until the pan, hanging nose-down from the handle, is just over the basin's floor.
     yield* moveTo([tx, ty, floorZ - off[2] + 0.06], { tolM: 0.015 });
     yield call('release', {});
-    const out = (yield* moveTo([tx, ty, 0.2], { tolM: 0.02 })) as { wristYaw?: number };
+    const out = yield* moveTo([tx, ty, 0.2], { tolM: 0.02 });
     // The wrist unwound: the pan's grip can leave it a quarter turn or more round, and from there
     // the sponge's grip yaw can lie past its limit.
-    if (Math.abs(out.wristYaw ?? 0) > 1.2) yield call('rotate_wrist', { deltaYaw: -(out.wristYaw ?? 0) });
+    if (Math.abs(out.wristYaw) > 1.2) yield call('rotate_wrist', { deltaYaw: -out.wristYaw });
     yield* settle(0.4);
     // The sponge into the basin's other half, at its front (clear of the spout and the faucet's lever at the back).
     const sp = yield* pickFrom(goal.sponge, 0.22);

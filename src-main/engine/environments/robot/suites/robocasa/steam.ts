@@ -98,7 +98,7 @@ const steamInMicrowave = kitchenTask({
     const out = yield* moveTo([mx - 0.36, cy, inZ + 0.05], { tolM: 0.02 });
     // `close` turns the wrist straight to the open door's yaw (−1.75 rad), which from a wrist turned
     // the other way (the bowl's grip, ±π/2) runs into its joint limit: the wrist is turned there first.
-    yield* turnWrist((out as { wristYaw?: number }).wristYaw ?? out.yaw, -1.2, [mx - 0.36, cy, 0.2]);
+    yield* turnWrist(out.wristYaw, -1.2, [mx - 0.36, cy, 0.2]);
     yield call('close', { target: 'microwave' });
     yield call('press', { target: 'microwave_start_button' });
     yield* retreat();

@@ -21,6 +21,9 @@ export interface MoveResult {
   steps: number;
   position: [number, number, number];
   yaw: number;
+  pitch: number;
+  /** The wrist's real yaw (before folding by a half turn). */
+  wristYaw: number;
 }
 export interface GraspResult {
   success: boolean;
