@@ -19,6 +19,9 @@ const FRUIT = ['apple', 'lemon', 'orange'] as const;
 /** A colander: a wide perforated bowl (the holes are not modelled; water is not simulated). */
 export const colander = (name: string, pos: Vec3): KitchenObject => receptacle(name, 'colander', 'colander', 0.08, 0.05, '0.78 0.8 0.84 1', pos, 0.25);
 
+/** Names as a sentence lists them: "apple", "apple and lemon", "apple, lemon and orange". */
+const wordList = (w: readonly string[]): string => (w.length < 2 ? (w[0] ?? '') : `${w.slice(0, -1).join(', ')} and ${w[w.length - 1]}`);
+
 /** Where the colander's centre goes in the basin (sink frame): under the centred spout's end (x −0.06), 3 cm in front of it. */
 const COLANDER_AT: Vec3 = [-0.09, 0, -0.174];
 
@@ -49,7 +52,7 @@ const washFruitColander = kitchenTask({
     const fruits = spots.map(([x, y], i) => food(`fruit${i}`, rng.pick([...FRUIT]), [x, y, 0], rng.uniform(-1, 1)));
     const col = colander('colander', [cx, cy, 0]);
     return {
-      words: { fruit: fruits.map((f) => f.words).join(', ') },
+      words: { fruit: wordList(fruits.map((f) => f.words)) },
       goal: { colander: 'colander', fruits: fruits.map((f) => f.name).join(',') },
       objects: [col, ...fruits],
       judge: (j, rt) => {
