@@ -7,7 +7,7 @@ import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { JudgeContext } from '../../tasks/judge';
 import { gripperFar } from './judging';
-import { place, pos, setJoint, site } from './arrange';
+import { expectVerdict, place, pos, setJoint, site } from './arrange';
 
 const adrOf = (w: TaskWorld, joint: string): number => (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
 
@@ -20,12 +20,6 @@ afterEach(() => {
 async function world(task: string, seed = 0): Promise<TaskWorld> {
   ep = await createTaskWorld({ taskId: `robocasa/${task}`, variant: 'default', seed });
   return ep;
-}
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
 }
 
 /** A joint's open end (its range's end away from 0). */

@@ -2,8 +2,10 @@
  * Puts a kitchen task world into a chosen state without the robot, for the judge tests: a joint's
  * position, a free object's pose at rest, then one forward pass so positions and contacts are
  * current; and reads back where bodies, sites and objects are. The tests build a passing state
- * with it and then states that miss each of RoboCasa's thresholds by just over it.
+ * with it and then states that miss each of RoboCasa's thresholds by just over it. Only tests
+ * import it.
  */
+import { expect } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import type { TaskWorld } from '../../tasks/world';
 
@@ -43,4 +45,11 @@ export function sizeOf(w: TaskWorld, name: string): Vec3 {
   const o = w.world.objects.find((x) => x.name === name);
   if (!o) throw new Error(`no object "${name}" in this task world (${w.world.objects.map((x) => x.name).join(', ')})`);
   return o.sizeM as Vec3;
+}
+
+/** The world's verdict is `success`, and its reason matches `reason` when one is given. */
+export function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
+  const v = w.judge();
+  expect(v.success, v.reason).toBe(success);
+  if (reason) expect(v.reason).toMatch(reason);
 }

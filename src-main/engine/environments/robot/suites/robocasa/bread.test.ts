@@ -5,19 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
-import { place, pos, sizeOf } from './arrange';
+import { expectVerdict, place, pos, sizeOf } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
   ep?.dispose();
   ep = null;
 });
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
-}
 
 describe('robocasa BreadSelection', () => {
   it('judges the croissant and the jam each on the board (in contact, within 0.7 × its radius) and the gripper over 25 cm from the croissant', async () => {

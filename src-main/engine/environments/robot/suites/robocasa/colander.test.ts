@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
-import { place, setJoint, sizeOf } from './arrange';
+import { expectVerdict, place, setJoint, sizeOf } from './arrange';
 import { spoutTip } from './sink';
 
 let ep: TaskWorld | null = null;
@@ -13,12 +13,6 @@ afterEach(() => {
   ep?.dispose();
   ep = null;
 });
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
-}
 
 describe('robocasa WashFruitColander', () => {
   it('judges every fruit in the colander (contact, 0.7 × its radius) and the colander under the running water (its radius of the stream, below the spout)', async () => {

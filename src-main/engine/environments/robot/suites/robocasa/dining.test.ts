@@ -9,7 +9,7 @@ import { SWITCH_TRAVEL_M } from './countertop';
 import { CONTROL_STEP_SEC } from './define';
 import { DINING, DINING_NEAR_Y_M, diningSide, withDiningCounter } from './dining';
 import { buildKitchen } from './kitchen';
-import { place, pos, setJoint, site, sizeOf } from './arrange';
+import { expectVerdict, place, pos, setJoint, site, sizeOf } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -23,12 +23,6 @@ async function world(task: string, seed = 0): Promise<TaskWorld> {
 }
 
 const controlSteps = (w: TaskWorld, k: number): void => w.sim.step(k * Math.round(CONTROL_STEP_SEC / w.sim.timestepSec));
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
-}
 
 describe('the dining counter', () => {
   it('joins a kitchen only when asked for, leaving the rest of it as built', () => {

@@ -8,7 +8,7 @@ import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, type TaskWorld } from '../../tasks/world';
 import { JudgeContext } from '../../tasks/judge';
 import { robocasaTasks } from './index';
-import { place, pos, setJoint, site } from './arrange';
+import { expectVerdict, place, pos, setJoint, site } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -19,12 +19,6 @@ afterEach(() => {
 async function world(task: string, seed = 0): Promise<TaskWorld> {
   ep = await createTaskWorld({ taskId: `robocasa/${task}`, variant: 'default', seed });
   return ep;
-}
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
 }
 
 describe('robocasa judges', () => {

@@ -5,19 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
-import { place, setJoint } from './arrange';
+import { expectVerdict, place, setJoint } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
   ep?.dispose();
   ep = null;
 });
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
-}
 
 describe('robocasa PreSoakPan', () => {
   it('judges the water on (0.40 rad), pan and sponge wholly inside the basin (5 cm margin), the gripper 25 cm from both', async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
 import { CONTROL_STEP_SEC } from './define';
 import { SCRUB, spoutTip, underWater, WASH_STEPS } from './sink';
-import { place, pos, sizeOf } from './arrange';
+import { expectVerdict, place, pos, sizeOf } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
@@ -17,12 +17,6 @@ afterEach(() => {
 async function world(task: string, seed = 0): Promise<TaskWorld> {
   ep = await createTaskWorld({ taskId: `robocasa/${task}`, variant: 'default', seed });
   return ep;
-}
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
 }
 
 describe('robocasa sink-basin judges', () => {

@@ -5,19 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
 import { createTaskWorld, runSolution, type TaskWorld } from '../../tasks/world';
-import { place, pos, setJoint, sizeOf } from './arrange';
+import { expectVerdict, place, pos, setJoint, sizeOf } from './arrange';
 
 let ep: TaskWorld | null = null;
 afterEach(() => {
   ep?.dispose();
   ep = null;
 });
-
-function expectVerdict(w: TaskWorld, success: boolean, reason?: RegExp): void {
-  const v = w.judge();
-  expect(v.success, v.reason).toBe(success);
-  if (reason) expect(v.reason).toMatch(reason);
-}
 
 describe('robocasa SteamInMicrowave', () => {
   it('judges the vegetable in the bowl (0.7 × its radius), the bowl wholly inside the microwave, the door shut (0.5 %) and the microwave on', async () => {
