@@ -15,6 +15,13 @@ export class JudgeContext {
     return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
   }
 
+  /** A site's world position. */
+  site(name: string): Vec3 {
+    const id = this.sim.requireId('site', name);
+    const x = this.sim.data.site_xpos as Float64Array;
+    return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
+  }
+
   /** Position of `body` in the frame of `frameBody` (its origin and axes). */
   local(body: string, frameBody: string): Vec3 {
     const p = this.pos(body);

@@ -7,6 +7,7 @@
  */
 import { expect } from 'vitest';
 import type { Vec3 } from '../../robots/math3';
+import { JudgeContext } from '../../tasks/judge';
 import type { TaskWorld } from '../../tasks/world';
 
 const qposAdr = (w: TaskWorld, joint: string): number => (w.sim.model.jnt_qposadr as Int32Array)[w.sim.requireId('joint', joint)];
@@ -27,18 +28,10 @@ export function place(w: TaskWorld, body: string, p: Vec3, tiltRad = 0): void {
 }
 
 /** A body's world position. */
-export function pos(w: TaskWorld, body: string): Vec3 {
-  const id = w.sim.requireId('body', body);
-  const x = w.sim.data.xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-}
+export const pos = (w: TaskWorld, body: string): Vec3 => new JudgeContext(w.sim, w.world.arms).pos(body);
 
 /** A site's world position. */
-export function site(w: TaskWorld, name: string): Vec3 {
-  const id = w.sim.requireId('site', name);
-  const x = w.sim.data.site_xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
-}
+export const site = (w: TaskWorld, name: string): Vec3 => new JudgeContext(w.sim, w.world.arms).site(name);
 
 /** A task object's bounding size (m), as the world lists it. */
 export function sizeOf(w: TaskWorld, name: string): Vec3 {

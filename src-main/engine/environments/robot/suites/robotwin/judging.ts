@@ -14,9 +14,7 @@ export const other = (a: Side): Side => (a === 'left' ? 'right' : 'left');
 
 /** A site's world position (an object's functional or contact point). */
 export function site(j: JudgeContext, name: string): Vec3 {
-  const id = j.sim.requireId('site', name);
-  const x = j.sim.data.site_xpos as Float64Array;
-  return [x[3 * id], x[3 * id + 1], x[3 * id + 2]];
+  return j.site(name);
 }
 
 function bodyTree(j: JudgeContext, root: number): Set<number> {
