@@ -53,7 +53,7 @@ const queueOnlyAtEdge = {
 
 export default tseslint.config(
   // tests/fixtures holds cell sources (their last expression is the cell's value) and models.
-  { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**', '.robocell/**', 'tests/fixtures/**'] },
+  { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**', '.robocell/**', 'tests/fixtures/**', '**/*.scratch.test.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {
