@@ -17,6 +17,8 @@ import { withDiningCounter } from './dining';
 import { kitchenPrimitives } from './primitives';
 import { KitchenRuntime } from './runtime';
 import { buildKitchenScene } from './scene';
+import { BASE_STATE_FIELD, basePrimitives, baseState, withMobileBase } from './base';
+import { FLOOR_PLAN_FIELD, floorPlan } from './floorplan';
 
 export type Group = 'atomic-seen' | 'composite-seen' | 'composite-unseen';
 
@@ -62,8 +64,11 @@ export interface KitchenTaskSpec<W> {
   /** RoboCasa's class name. */
   name: string;
   group: Group;
-  /** The fixture the robot is placed in front of (RoboCasa's `init_robot_base_ref`). */
-  target: MainKind;
+  /**
+   * The fixture the robot is placed in front of (RoboCasa's `init_robot_base_ref`); a function draws
+   * it per instance (NavigateKitchen's start), after the fixture state.
+   */
+  target: MainKind | ((rng: Rng) => MainKind);
   /** A second fixture the task works, placed beside the first (the robot then faces the pair). */
   beside?: MainKind;
   /** Which side of the target `beside` stands on ('left' is +y); default: away from the kitchen's door hinge. */
@@ -73,15 +78,23 @@ export interface KitchenTaskSpec<W> {
    * along the counter, on a side drawn per instance (RoboCasa's `init_robot_base_ref` on that counter).
    */
   counterBesideM?: number;
+  /** On-request fixtures the kitchen has whatever the target (RoboCasa's `enable_fixtures`). */
+  enable?: readonly MainKind[];
   /** The kitchen gets RoboCasa's dining counter, beside the robot (dining.ts). */
   dining?: boolean;
+  /**
+   * The robot's base is driven by the model (base.ts): `move_base` and the `base` and `floorPlan`
+   * state fields join, and the fixture primitives stay out (their motions are tuned for a robot
+   * standing square in front of a fixture, and the one task with a moving base does not need them).
+   */
+  mobileBase?: boolean;
   /** RoboCasa's instruction first; then three variations (RoboCasa's own for composites, ours for atomic tasks). */
   phrasings(words: W): Phrasings;
   defaultWords: W;
   /** The fixture state the task sets up (`_setup_scene`), drawn from the instance's stream. */
   fixtures(rng: Rng): FixtureSetup;
-  /** Objects (`_get_obj_cfgs`), words, goal and the judge (`_check_success`). */
-  instance(rng: Rng, kitchen: Kitchen): KitchenInstance<W>;
+  /** Objects (`_get_obj_cfgs`), words, goal and the judge (`_check_success`); `target` is the fixture the robot stands at. */
+  instance(rng: Rng, kitchen: Kitchen, target: MainKind): KitchenInstance<W>;
   solution: Solution;
 }
 
@@ -101,23 +114,25 @@ export function kitchenTask<W>(spec: KitchenTaskSpec<W>): TaskDef {
     setup(rng, variant) {
       const kitchenId = variant === 'heldout' ? heldOutKitchen(rng.int(0, HELD_OUT_KITCHENS - 1)) : devKitchen(rng.int(0, DEV_KITCHENS - 1));
       const fixtures = spec.fixtures(rng);
+      const target = typeof spec.target === 'function' ? spec.target(rng) : spec.target;
       let offsetY = rng.uniform(-OFFSET_Y_M, OFFSET_Y_M);
       if (spec.counterBesideM) offsetY += (rng.next() < 0.5 ? 1 : -1) * spec.counterBesideM;
-      const built = buildKitchen(kitchenId, spec.target, fixtures, offsetY, spec.beside, spec.besideSide);
+      const built = buildKitchen(kitchenId, target, fixtures, offsetY, spec.beside, spec.besideSide, spec.enable);
       const kitchen = spec.dining ? withDiningCounter(built) : built;
-      const inst = spec.instance(rng, kitchen);
+      const inst = spec.instance(rng, kitchen, target);
       const rt = new KitchenRuntime(kitchen);
       const fixtureInfos: SceneObject[] = kitchen.fixtures.map((pf) => ({ xml: '', infos: pf.fixture.infos, qpos: [] }));
       return {
         objects: [...fixtureInfos, ...inst.objects],
-        sceneXml: buildKitchenScene(kitchen, inst.objects),
+        sceneXml: spec.mobileBase ? withMobileBase(buildKitchenScene(kitchen, inst.objects)) : buildKitchenScene(kitchen, inst.objects),
         words: inst.words,
         goal: inst.goal,
         attach: (world) => {
           rt.bind(world.sim);
           if (inst.tracker) attachTracker(world, inst.tracker(world, rt));
+          const plan = spec.mobileBase ? floorPlan(world.sim, kitchen) : null;
           return {
-            primitives: kitchenPrimitives(world, rt),
+            primitives: spec.mobileBase ? basePrimitives(world) : kitchenPrimitives(world, rt),
             state: {
               fields: [
                 {
@@ -128,8 +143,9 @@ export function kitchenTask<W>(spec: KitchenTaskSpec<W>): TaskDef {
                     'its range); its state in words (turned_on, water_on, spout, <burner>_burner_on, door_open, ' +
                     'timer); the boxes inside it where objects go (world frame, m).',
                 },
+                ...(plan ? [BASE_STATE_FIELD, FLOOR_PLAN_FIELD] : []),
               ],
-              read: () => ({ fixtures: rt.report() }),
+              read: () => ({ fixtures: rt.report(), ...(plan ? { base: baseState(world.sim), floorPlan: plan } : {}) }),
             },
           };
         },

@@ -12,6 +12,7 @@ import { colanderTasks } from './colander';
 import { diningTasks } from './dining-tasks';
 import { presoakTasks } from './presoak';
 import { stirTasks } from './stir';
+import { navigateTasks } from './navigate';
 
 export const robocasaTasks: readonly TaskDef[] = [
   ...atomicTasks,
@@ -26,4 +27,5 @@ export const robocasaTasks: readonly TaskDef[] = [
   ...diningTasks,
   ...presoakTasks,
   ...stirTasks,
+  ...navigateTasks,
 ];

@@ -214,11 +214,20 @@ function counterXml(name: string, x: number, y: number, yaw: number, lenM: numbe
  * Builds kitchen `id` with the fixture state `setup`, moved so that the main-wall fixture `target`
  * stands in front of the robot, shifted by `offsetY` along the counter (RoboCasa's spawn deviation).
  */
-export function buildKitchen(id: number, target: MainKind, setup: FixtureSetup = {}, offsetY = 0, beside?: MainKind, besideSide?: 'left' | 'right'): Kitchen {
+export function buildKitchen(
+  id: number,
+  target: MainKind,
+  setup: FixtureSetup = {},
+  offsetY = 0,
+  beside?: MainKind,
+  besideSide?: 'left' | 'right',
+  enable: readonly MainKind[] = [],
+): Kitchen {
   const spec = kitchenSpec(id);
   // An on-request fixture joins the main run at a place fixed by the kitchen id (no draw, so the
-  // kitchen's other choices stay as they are).
-  for (const k of [target, beside]) if (k && ON_REQUEST.includes(k) && !spec.main.includes(k)) spec.main.splice(1 + (id % (spec.main.length - 1)), 0, k);
+  // kitchen's other choices stay as they are); `enable` adds more (RoboCasa's `enable_fixtures`).
+  for (const k of [target, beside, ...enable])
+    if (k && ON_REQUEST.includes(k) && !spec.main.includes(k)) spec.main.splice(1 + (id % (spec.main.length - 1)), 0, k);
   // A task that works two fixtures has them side by side, the second (`beside`) on the side away
   // from the first's door hinge unless the task names a side, and the robot in front of the pair
   // (RoboCasa picks a fixture near the first with `ref=`).
