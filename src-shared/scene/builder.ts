@@ -14,6 +14,7 @@
 import * as THREE from 'three/webgpu';
 import { GeomBatch, type BatchMemberInput } from './batches';
 import { casterBounds, fitShadowCamera } from './shadowFit';
+import { createCubeTexture, cubeColorNode, withCubeCoords } from './cubeTexture';
 import { DEFAULT_VISIBLE_GROUPS, type SceneDescription, type SceneGeom, type SceneMaterial } from './description';
 import {
   createMaterial,
@@ -121,7 +122,7 @@ export class MujocoScene {
 
     const textures = new Map<number, THREE.Texture>();
     for (const t of desc.textures) {
-      const tex = createTexture(t);
+      const tex = t.type === 'cube' ? createCubeTexture(t) : createTexture(t);
       textures.set(t.id, tex);
       this.disposables.push(tex);
     }
@@ -164,7 +165,19 @@ export class MujocoScene {
       const mat = g.materialId >= 0 ? desc.materials[g.materialId] : undefined;
       const texMat = mat && textures.has(mat.textureId) ? mat : undefined;
       const textured = texMat !== undefined;
-      if (texMat && !(g.type === 'mesh' && meshes.get(g.meshId)?.texcoordsB64)) {
+      const texture = texMat ? textures.get(texMat.textureId) : undefined;
+      const cube = (texture as THREE.CubeTexture | undefined)?.isCubeTexture ? (texture as THREE.CubeTexture) : undefined;
+      if (texMat && cube) {
+        // MuJoCo looks a cube texture up by object position, scaled by size with texuniform
+        const cubeKey = `${key}|cube:${g.materialId}:${g.size.join(':')}`;
+        let coords = geometries.get(cubeKey);
+        if (!coords) {
+          coords = withCubeCoords(geo, g, texMat);
+          geometries.set(cubeKey, coords);
+          this.disposables.push(coords);
+        }
+        geo = coords;
+      } else if (texMat && !(g.type === 'mesh' && meshes.get(g.meshId)?.texcoordsB64)) {
         // MuJoCo projects the texture over the geom by its material and size: a copy per pair
         const uvKey = `${key}|uv:${g.materialId}:${g.size.join(':')}`;
         let projected = geometries.get(uvKey);
@@ -224,7 +237,8 @@ export class MujocoScene {
       let material = materials.get(matKey);
       if (!material) {
         // one texture object per MuJoCo texture: tiling is in each geometry's uv, not in the map
-        material = createMaterial(g, mat, texMat ? textures.get(texMat.textureId) : undefined);
+        material = createMaterial(g, mat, cube ? undefined : texture);
+        if (cube) (material as THREE.MeshPhongNodeMaterial).colorNode = cubeColorNode(cube);
         materials.set(matKey, material);
         this.disposables.push(material);
       }

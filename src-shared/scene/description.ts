@@ -75,12 +75,16 @@ export type SceneMaterial = z.infer<typeof SceneMaterial>;
 export const SceneTexture = z.object({
   id: Id,
   name: z.string(),
-  /** Only 2D textures that a material uses travel; cube maps are reduced to colours. */
-  type: z.literal('2d'),
+  /**
+   * Only textures that a material uses travel (the skybox is reduced to its mean colour). 'cube':
+   * MuJoCo's cube (or skybox-type) texture, drawn by object position (./cubeTexture); its height
+   * is 6 × width (faces +x, −x, +y, −y, +z, −z, each width × width) or width (one face, repeated).
+   */
+  type: z.enum(['2d', 'cube']),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   nchannel: z.number().int().min(1).max(4),
-  /** base64 of width × height × nchannel bytes, row-major. */
+  /** base64 of width × height × nchannel bytes, row-major (MuJoCo's tex_data). */
   dataB64: z.string(),
 });
 export type SceneTexture = z.infer<typeof SceneTexture>;

@@ -162,17 +162,22 @@ export function withProjectedUv(geo: THREE.BufferGeometry, g: SceneGeom, mat: Sc
   return out;
 }
 
-/** A 2D MuJoCo texture as an sRGB RGBA DataTexture (WebGPU has no 3-channel 8-bit format). */
+/** `n` pixels of `nchannel` bytes as RGBA (WebGPU has no 3-channel 8-bit format); grey fills r, g, b. */
+export function toRgba(src: Uint8Array, n: number, nchannel: number): Uint8Array {
+  const rgba = new Uint8Array(n * 4);
+  for (let p = 0; p < n; p++) {
+    for (let c = 0; c < 3; c++) rgba[4 * p + c] = src[p * nchannel + Math.min(c, nchannel - 1)];
+    rgba[4 * p + 3] = nchannel === 4 ? src[p * 4 + 3] : 255;
+  }
+  return rgba;
+}
+
+/** A 2D MuJoCo texture as an sRGB RGBA DataTexture. */
 export function createTexture(t: SceneTexture): THREE.DataTexture {
   const src = base64ToBytes(t.dataB64);
   const n = t.width * t.height;
   if (src.length !== n * t.nchannel) throw new Error(`texture "${t.name}": ${src.length} bytes, expected ${n * t.nchannel}`);
-  const rgba = new Uint8Array(n * 4);
-  for (let p = 0; p < n; p++) {
-    for (let c = 0; c < 3; c++) rgba[4 * p + c] = src[p * t.nchannel + Math.min(c, t.nchannel - 1)];
-    rgba[4 * p + 3] = t.nchannel === 4 ? src[p * 4 + 3] : 255;
-  }
-  const tex = new THREE.DataTexture(rgba, t.width, t.height, THREE.RGBAFormat, THREE.UnsignedByteType);
+  const tex = new THREE.DataTexture(toRgba(src, n, t.nchannel), t.width, t.height, THREE.RGBAFormat, THREE.UnsignedByteType);
   tex.colorSpace = THREE.SRGBColorSpace;
   tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
   tex.magFilter = THREE.LinearFilter;

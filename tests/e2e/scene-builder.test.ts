@@ -13,6 +13,7 @@ import { SimRenderView } from '../../src-main/engine/render/simView';
 import { Sim } from '../../src-main/engine/sim/sim';
 import { hueDistance, hueSat } from '../integration/helpers/renderChecks';
 import { texelAt, texturedProbes } from '../integration/helpers/texturedFixture';
+import { CUBE_GEOMS, cubeTexturedProbes } from '../integration/helpers/cubeTexturedFixture';
 import { artifactPath, launchChromium } from '../helpers/browser';
 import { writeFileSync } from 'node:fs';
 
@@ -125,6 +126,49 @@ describe('scene builder in the browser', () => {
       }
       // both of the checker's colours were asked for
       expect(hues.size).toBe(2);
+      await page.close();
+    } finally {
+      view.dispose();
+      sim.dispose();
+    }
+  });
+  it('draws cube textures as MuJoCo looks them up: by object position, face by face', async () => {
+    const sim = await Sim.load(join(packageRoot(), 'tests', 'fixtures', 'render', 'cube-textured.xml'));
+    const view = new SimRenderView(sim);
+    try {
+      sim.forward();
+      const points = cubeTexturedProbes(sim, 'oblique', CUBE_GEOMS);
+      const page = await (browser as Browser).newPage({ viewport: { width: W + 20, height: H + 20 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.setContent(
+        `<html><body style="margin:0;background:#fff"><canvas id="c" width="${W}" height="${H}" style="width:${W}px;height:${H}px;display:block"></canvas></body></html>`,
+      );
+      await page.addScriptTag({ content: bundle });
+      const probes = points.map((p) => ({ body: p.what, pointM: p.at }));
+      const args = { desc: JSON.stringify(view.description), poses: Array.from(sim.bodyPoses()), probes, W, H };
+      const result = (await page.evaluate(
+        `(async (a) => window.renderScene(document.getElementById('c'), a.desc, a.poses, 'oblique', a.W, a.H, a.probes))(${JSON.stringify(args)})`,
+      )) as { probes: Array<{ body: string; x: number; y: number } | null> };
+      expect(errors).toEqual([]);
+      const shot = await page.locator('#c').screenshot();
+      writeFileSync(artifactPath('scene-builder-browser-cube-textured.png'), shot);
+      const img = decode(shot);
+      const hues = new Set<number>();
+      for (const [i, probe] of result.probes.entries()) {
+        expect(probe, points[i].what).not.toBeNull();
+        if (!probe) continue;
+        const o = img.channels * (Math.floor(probe.y) * img.width + Math.floor(probe.x));
+        const rgb = [img.data[o], img.data[o + 1], img.data[o + 2]];
+        const want = hueSat(points[i].rgb);
+        const got = hueSat(rgb);
+        const label = `${points[i].what}: rgb ${rgb}, want rgb ${points[i].rgb.join(',')}`;
+        expect(hueDistance(got.hue, want.hue), label).toBeLessThan(25);
+        expect(got.sat, label).toBeGreaterThan(0.4);
+        hues.add(Math.round(want.hue / 60) % 6);
+      }
+      expect(points.length).toBeGreaterThanOrEqual(24);
+      expect(hues.size).toBeGreaterThanOrEqual(5);
       await page.close();
     } finally {
       view.dispose();

@@ -1,6 +1,7 @@
 /**
  * The bulk parts of a SceneDescription read from the model: meshes (with their texture coordinates
- * where a geom draws them textured), 2D textures, and the skybox reduced to its mean colour.
+ * where a geom draws them with a 2D texture), the 2D and cube textures materials use, and the
+ * skybox reduced to its mean colour.
  */
 import type { SceneMesh, SceneTexture } from '../../../src-shared/scene/description';
 import { bytesToBase64, float32ToBase64, uint32ToBase64 } from '../../../src-shared/scene/base64';
@@ -10,6 +11,7 @@ import type { SceneModelSource } from './sceneModel';
 const TEX_ROLES = 10;
 const TEX_ROLE_RGB = 1;
 const TEX_2D = 0;
+const TEX_CUBE = 1;
 const TEX_SKYBOX = 2;
 
 export function readName(m: SceneModelSource, adr: number): string {
@@ -66,13 +68,23 @@ export function extractMesh(m: SceneModelSource, i: number, withTexcoords: boole
   return mesh;
 }
 
-/** The 2D texture a material's colour comes from, or -1. */
+/**
+ * The texture a material's colour comes from, or -1. A skybox-type texture on a material is drawn
+ * as a cube texture (render_gl3.c's "cube or skybox" branch).
+ */
 export function colourTexture(m: SceneModelSource, mat: number): number {
   if (mat < 0) return -1;
   let tex = m.mat_texid[mat * TEX_ROLES + TEX_ROLE_RGB];
   if (tex < 0) tex = m.mat_texid[mat * TEX_ROLES];
-  return tex >= 0 && m.tex_type[tex] === TEX_2D ? tex : -1;
+  return tex >= 0 && [TEX_2D, TEX_CUBE, TEX_SKYBOX].includes(m.tex_type[tex]) ? tex : -1;
 }
+
+/**
+ * Whether a texture is 2D, so meshes drawn with it need their texcoords. A cube texture is looked
+ * up by object position even on a mesh with texcoords (MuJoCo's GL path would bind the cube map
+ * to a 2D target there, which GL refuses; the cube lookup is what the model asks for).
+ */
+export const is2dTexture = (m: SceneModelSource, tex: number): boolean => tex >= 0 && m.tex_type[tex] === TEX_2D;
 
 export function extractTexture(m: SceneModelSource, i: number): SceneTexture {
   const width = m.tex_width[i],
@@ -82,7 +94,7 @@ export function extractTexture(m: SceneModelSource, i: number): SceneTexture {
   return {
     id: i,
     name: readName(m, m.name_texadr[i]),
-    type: '2d',
+    type: m.tex_type[i] === TEX_2D ? '2d' : 'cube',
     width,
     height,
     nchannel,

@@ -13,7 +13,7 @@ import {
   type SceneLight,
   type SceneMaterial,
 } from '../../../src-shared/scene/description';
-import { colourTexture, extractMesh, extractTexture, readName, skyboxMean } from './sceneAssets';
+import { colourTexture, extractMesh, extractTexture, is2dTexture, readName, skyboxMean } from './sceneAssets';
 import type { SceneModelSource } from './sceneModel';
 import { qmul, qrotate, type Quat } from '../../../src-shared/quat';
 
@@ -173,14 +173,19 @@ export function extractSceneDescription(model: SceneModelSource, modelName = '')
   const geoms: SceneGeom[] = [];
   const usedMeshes = new Set<number>();
   const texturedMeshes = new Set<number>();
+  // Textures travel for the materials drawn geoms use: a style file's unused materials (LIBERO's
+  // 512² flat grey, its table-leg wood) would be most of a scene's texture bytes.
+  const drawnMaterials = new Set<number>();
   for (let g = 0; g < m.ngeom; g++) {
     const type = GEOM_TYPES[m.geom_type[g]];
     if (!type) continue; // SDF geoms have no renderable surface here
     const meshId = type === 'mesh' ? m.geom_dataid[g] : -1;
+    const drawn = DEFAULT_VISIBLE_GROUPS.includes(m.geom_group[g]);
+    if (drawn && m.geom_matid[g] >= 0) drawnMaterials.add(m.geom_matid[g]);
     // Meshes only hidden groups use would cost bytes for nothing; collision copies are common.
-    if (meshId >= 0 && DEFAULT_VISIBLE_GROUPS.includes(m.geom_group[g])) {
+    if (meshId >= 0 && drawn) {
       usedMeshes.add(meshId);
-      if (colourTexture(m, m.geom_matid[g]) >= 0) texturedMeshes.add(meshId);
+      if (is2dTexture(m, colourTexture(m, m.geom_matid[g]))) texturedMeshes.add(meshId);
     }
     geoms.push({
       id: g,
@@ -203,7 +208,7 @@ export function extractSceneDescription(model: SceneModelSource, modelName = '')
   const usedTextures = new Set<number>();
   for (let i = 0; i < m.nmat; i++) {
     const tex = colourTexture(m, i);
-    if (tex >= 0) usedTextures.add(tex);
+    if (tex >= 0 && drawnMaterials.has(i)) usedTextures.add(tex);
     materials.push({
       id: i,
       name: readName(m, m.name_matadr[i]),
