@@ -9,6 +9,7 @@ import { add, Block, get, obj, type Program } from './cellIr';
 import type { Finish, PhaseResult } from './conversation';
 import type { Goal, PlaceStep } from './instruction';
 import { parseInstruction } from './instruction';
+import { navigationProcedure, parseNavigation } from './navigate';
 import { clausesResolve, generalProcedure, readGeneralScene } from './general';
 import { parseClauses } from './phrases';
 import { resolveOne } from './resolve';
@@ -330,6 +331,8 @@ function blockWorld(goal: Goal, scene: Scene, general: GeneralScene, fitsGeneral
 }
 
 export function* heuristicProcedure(instruction: string, noise: Noise): Procedure {
+  const place = parseNavigation(instruction);
+  if (place) return yield* navigationProcedure(place);
   const goal = parseInstruction(instruction);
   const clauses = parseClauses(instruction);
   if (!goal && !clauses) return { status: 'failure', summary: `I do not understand the instruction "${instruction}".` };
