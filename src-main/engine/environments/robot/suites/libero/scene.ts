@@ -394,7 +394,7 @@ function writeScene(
     .join('');
   const table = ws.tableSize
     ? `<body name="${wsName}" pos="0 0 ${f(-ws.tableSize[2] / 2)}">${zones}
-      <geom name="table_collision" type="box" size="${v3([ws.tableSize[0] / 2, ws.tableSize[1] / 2, ws.tableSize[2] / 2])}" friction="1 0.005 0.0001" rgba="0.55 0.42 0.3 1" material="style_table_texture"/>
+      <geom name="table_collision" type="box" size="${v3([ws.tableSize[0] / 2, ws.tableSize[1] / 2, ws.tableSize[2] / 2])}" friction="1 0.005 0.0001" material="style_table_texture"/>
       <geom name="table_legs" type="box" size="${v3([ws.tableSize[0] / 2 - 0.05, ws.tableSize[1] / 2 - 0.05, (oz - ws.tableSize[2]) / 2])}" pos="0 0 ${f(-(oz - ws.tableSize[2]) / 2 - ws.tableSize[2] / 2)}" contype="0" conaffinity="0" rgba="0.4 0.3 0.22 1"/>
     </body>`
     : `<body name="${wsName}">${zones}</body>`;
