@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentManifest, ResultRecord } from '../../../src-shared/experiments';
 import { DEFAULT_PRICES } from '../../../src-shared/tokens';
-import { paperTable, paperTableHtml, paperTableText } from './paperTable';
+import { paperTable, paperTableHtml, paperTableText, simulatedUsageNote } from './paperTable';
 
 const rec = (taskId: string, seed: number, arm: 'tools' | 'code', success: boolean, calls: number, input: number, cost: number): ResultRecord =>
   ({
@@ -51,5 +51,18 @@ describe('paperTable', () => {
     const html = paperTableHtml(t);
     expect(html).toContain('data-testid="paper-table"');
     expect(html).toMatch(/<tr class="paper"><td class="l">the paper&#39;s|<tr class="paper"><td class="l">the paper's/);
+  });
+
+  it('says so above the table when the usage was simulated (a rehearsal), and not for a provider-billed run', () => {
+    expect(t.run.usage).toEqual({ provider: 0, simulated: 0, estimate: 7, mixed: 0 });
+    expect(simulatedUsageNote(t)).toBeNull();
+    const billed = records.map((r) => ({ ...r, totals: { ...r.totals, usageSource: 'provider' as const } }));
+    expect(simulatedUsageNote(paperTable({ manifest, records: billed }))).toBeNull();
+    expect(paperTableHtml(paperTable({ manifest, records: billed }))).not.toContain('usage-simulated');
+    const rehearsed = billed.map((r, i) => (i < 5 ? { ...r, totals: { ...r.totals, usageSource: 'simulated' as const } } : r));
+    const rt = paperTable({ manifest, records: rehearsed });
+    expect(simulatedUsageNote(rt)).toMatch(/^REHEARSAL: the token usage of 5 of 7 episodes was simulated .* not gpt-4o's figures$/);
+    expect(paperTableText(rt)).toContain('REHEARSAL: the token usage of 5 of 7 episodes');
+    expect(paperTableHtml(rt)).toMatch(/<h2 id="paper">Beside the paper<\/h2><div class="banner warn" data-testid="usage-simulated">REHEARSAL/);
   });
 });

@@ -9,6 +9,7 @@ import type { Arm } from '../../../src-shared/episode';
 import { PAPER_FIGURES, pairId, type ExperimentManifest, type ResultRecord, type SessionRecord } from '../../../src-shared/experiments';
 import { mcnemarExact, wilson, type Interval } from '../../../src-shared/experiments/stats';
 import { priceFor } from '../../../src-shared/tokens';
+import type { UsageSourceWord } from '../../../src-shared/tokens/usageWords';
 import { suiteOf } from './estimate';
 
 export interface PaperRow {
@@ -30,6 +31,11 @@ export interface PaperTable {
     /** First and last episode recorded (UTC dates). */
     from: string | null;
     to: string | null;
+    /**
+     * Episodes by where their token counts came from: a run against the rehearsal endpoint or the
+     * offline agent has simulated usage, and its table must not pass for a model's.
+     */
+    usage: Record<UsageSourceWord, number>;
   };
   paper: typeof PAPER_FIGURES;
 }
@@ -74,6 +80,9 @@ export function paperTable(input: { manifest: ExperimentManifest; records: reado
   const suites = [...new Set(pairs.map((p) => suiteOf(p.tools.key.taskId)))].sort();
   const dates = input.records.map((r) => r.finishedAt).sort();
   const price = priceFor(input.manifest.spec.model.name, input.manifest.prices);
+  const usage: Record<UsageSourceWord, number> = { provider: 0, simulated: 0, estimate: 0, mixed: 0 };
+  // Records from before usageSource was kept say nothing: counted as estimates, the cautious word.
+  for (const r of input.records) usage[r.totals.usageSource ?? 'estimate']++;
   return {
     rows: [
       ...suites.map((s) =>
@@ -84,7 +93,7 @@ export function paperTable(input: { manifest: ExperimentManifest; records: reado
       ),
       row('overall', pairs),
     ],
-    run: { model: input.manifest.model.label, prices: price, from: dates[0]?.slice(0, 10) ?? null, to: dates.at(-1)?.slice(0, 10) ?? null },
+    run: { model: input.manifest.model.label, prices: price, from: dates[0]?.slice(0, 10) ?? null, to: dates.at(-1)?.slice(0, 10) ?? null, usage },
     paper: PAPER_FIGURES,
   };
 }
@@ -138,6 +147,18 @@ function runLine(t: PaperTable): string {
   return `This run: ${t.run.model}, ${prices}, episodes recorded ${t.run.from ?? '—'} to ${t.run.to ?? '—'}. ${t.paper.label}.`;
 }
 
+/** Said above the table when any episode's usage was made up. */
+export function simulatedUsageNote(t: PaperTable): string | null {
+  const u = t.run.usage;
+  const made = u.simulated;
+  if (!made) return null;
+  const all = u.provider + u.simulated + u.estimate + u.mixed;
+  return (
+    `REHEARSAL: the token usage of ${made} of ${all} episodes was simulated (the rehearsal endpoint or the offline ` +
+    `heuristic agent answered and made it up; no provider billed it), so this run's rows are not ${t.run.model}'s figures`
+  );
+}
+
 export function paperTableText(t: PaperTable): string {
   const c = cells(t);
   const w = c[0].map((_, i) => Math.max(...c.map((r) => r[i].length)));
@@ -145,6 +166,7 @@ export function paperTableText(t: PaperTable): string {
     'Beside the paper (ratios are code ÷ tools of the totals on the instances both arms solved):',
     ...c.map((r) => '  ' + r.map((x, i) => (i === 0 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ')),
     `  ${runLine(t)}`,
+    ...(simulatedUsageNote(t) ? [`  ${simulatedUsageNote(t)}.`] : []),
   ].join('\n');
 }
 
@@ -154,8 +176,10 @@ export function paperTableHtml(t: PaperTable): string {
   const [head, ...rows] = cells(t);
   const tr = (r: string[], paper: boolean) =>
     `<tr${paper ? ' class="paper"' : ''}>${r.map((x, i) => `<td${i === 0 ? ' class="l"' : ''}>${esc(x)}</td>`).join('')}</tr>`;
+  const simulated = simulatedUsageNote(t);
   return [
     '<h2 id="paper">Beside the paper</h2>',
+    simulated ? `<div class="banner warn" data-testid="usage-simulated">${esc(simulated)}.</div>` : '',
     `<table data-testid="paper-table"><thead><tr>${head.map((h, i) => `<th${i === 0 ? ' class="l"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>`,
     ...rows.map((r, i) => tr(r, i === rows.length - 1)),
     '</tbody></table>',
