@@ -53,6 +53,8 @@ export interface PrimitiveSpec {
 
 /** Errors every primitive with parameters can raise; the registry checks arguments before any call runs. */
 export const ARGUMENT_ERROR = 'PrimitiveError: an argument is missing, unknown or of the wrong type (the message names it and says what it must be).';
+/** The error doc of every motion primitive once the judge has ended the episode: one text in both arms' docs. */
+export const EPISODE_FINISHED_ERROR = 'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.';
 
 /** Named arguments: the positional ones by their names plus the option fields. */
 export type NamedArgs = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PlanError, type ArmController } from '../robots/controller';
 import type { Vec3 } from '../robots/math3';
 import { Xyz, type PrimitiveDef } from '../../../primitives/registry';
-import { ARGUMENT_ERROR, PrimitiveError, type ResultFieldDoc } from '../../../primitives/types';
+import { ARGUMENT_ERROR, EPISODE_FINISHED_ERROR, PrimitiveError, type ResultFieldDoc } from '../../../primitives/types';
 import { gripTarget, handReport, HAND_DOCS, MAX_PITCH_RAD, nearestEquivalentYaw, openOf, PITCH_DOC, runUntil } from './motion';
 import { FLOOR_DOC, lowestTcpZ } from './floor';
 import { heldObject, type RobotWorld } from './world';
@@ -98,7 +98,7 @@ export function bimanualPrimitives(world: RobotWorld): PrimitiveDef[] {
   if (world.arms.size !== 2) return [];
   const names = [...world.arms.keys()] as [string, string];
   const [a0, a1] = names;
-  const finished = 'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.';
+  const finished = EPISODE_FINISHED_ERROR;
   const unreachable =
     "PrimitiveError: an arm's straight-line path with its hand's yaw and pitch cannot reach its " +
     'target (nothing moves; the message names the arm and the first unreachable point).';

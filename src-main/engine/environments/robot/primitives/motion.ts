@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PlanError, type ArmController, type HandPose } from '../robots/controller';
 import { type Vec3, wrapAngle } from '../robots/math3';
 import { Xyz, type PrimitiveDef } from '../../../primitives/registry';
-import { ARGUMENT_ERROR, PrimitiveError, type NamedArgs, type ParamDoc } from '../../../primitives/types';
+import { ARGUMENT_ERROR, EPISODE_FINISHED_ERROR, PrimitiveError, type NamedArgs, type ParamDoc } from '../../../primitives/types';
 import { heldObject, type RobotWorld } from './world';
 import { FLOOR_DOC, lowestTcpZ } from './floor';
 
@@ -202,7 +202,7 @@ export function motionPrimitives(world: RobotWorld): PrimitiveDef[] {
   const openDocM = Math.min(OPEN_M, maxOpen);
   const gripperDoc = `opening in metres (0..${maxOpen}), 'OPEN' (${openDocM} m, fully open) or 'CLOSE' (0)`;
   const armErrors = world.arms.size > 1 ? [`PrimitiveError: arm is missing or not one of ${[...world.arms.keys()].join(', ')}.`] : [];
-  const finished = 'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.';
+  const finished = EPISODE_FINISHED_ERROR;
   const gripperError = `PrimitiveError: the gripper opening is outside 0..${maxOpen} m.`;
   const unreachable =
     'PrimitiveError: no straight-line path with the hand at that yaw and pitch reaches the target ' +

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import type { PrimitiveDef } from '../../../../primitives/registry';
-import { ARGUMENT_ERROR, PrimitiveError, type ResultFieldDoc } from '../../../../primitives/types';
+import { ARGUMENT_ERROR, EPISODE_FINISHED_ERROR, PrimitiveError, type ResultFieldDoc } from '../../../../primitives/types';
 import { wrapAngle } from '../../robots/math3';
 import type { RobotWorld } from '../../primitives/world';
 import type { Sim } from '../../../../sim/sim';
@@ -185,7 +185,7 @@ export function basePrimitives(world: RobotWorld): PrimitiveDef[] {
         errors: [
           ARGUMENT_ERROR,
           'PrimitiveError: the base or the arm met something on the way (the message names it and where the base stopped; it holds there).',
-          'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.',
+          EPISODE_FINISHED_ERROR,
         ],
       },
       run: async (args) => {

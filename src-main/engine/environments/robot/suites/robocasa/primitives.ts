@@ -6,14 +6,13 @@
  */
 import { z } from 'zod';
 import type { PrimitiveDef } from '../../../../primitives/registry';
-import { ARGUMENT_ERROR, PrimitiveError } from '../../../../primitives/types';
+import { ARGUMENT_ERROR, EPISODE_FINISHED_ERROR, PrimitiveError } from '../../../../primitives/types';
 import { pickArm } from '../../primitives/motion';
 import type { RobotWorld } from '../../primitives/world';
 import type { FixtureJoint } from './fixtures';
 import { press, pushLever, slide, swingFlap, swingSideDoor, turnKnob, type WorkContext } from './motions';
 import type { KitchenRuntime } from './runtime';
 
-const FINISHED = 'EpisodeFinished: the task is already solved; the episode is over and the robot no longer moves.';
 const UNREACHABLE = "PrimitiveError: the part's path leaves the arm's workspace (the message names the first point the hand cannot reach).";
 const r4 = (v: number): number => Number(v.toFixed(4));
 
@@ -106,7 +105,7 @@ export function kitchenPrimitives(world: RobotWorld, rt: KitchenRuntime): Primit
         ],
         returns: partResult,
         motion: true,
-        errors: [ARGUMENT_ERROR, 'PrimitiveError: no door, drawer or rack has that name (the message lists them).', UNREACHABLE, FINISHED],
+        errors: [ARGUMENT_ERROR, 'PrimitiveError: no door, drawer or rack has that name (the message lists them).', UNREACHABLE, EPISODE_FINISHED_ERROR],
       },
       run: (args) => work('open', args, (args.fraction as number | undefined) ?? 1),
     },
@@ -124,7 +123,7 @@ export function kitchenPrimitives(world: RobotWorld, rt: KitchenRuntime): Primit
         options: [],
         returns: partResult,
         motion: true,
-        errors: [ARGUMENT_ERROR, 'PrimitiveError: no door, drawer or rack has that name (the message lists them).', UNREACHABLE, FINISHED],
+        errors: [ARGUMENT_ERROR, 'PrimitiveError: no door, drawer or rack has that name (the message lists them).', UNREACHABLE, EPISODE_FINISHED_ERROR],
       },
       run: (args) => work('close', args, 0),
     },
@@ -145,7 +144,7 @@ export function kitchenPrimitives(world: RobotWorld, rt: KitchenRuntime): Primit
           { name: 'turnedOn', type: 'boolean | null', doc: "The appliance's on/off state afterwards (null for a fixture without one)." },
         ],
         motion: true,
-        errors: [ARGUMENT_ERROR, 'PrimitiveError: no button has that name (the message lists them).', UNREACHABLE, FINISHED],
+        errors: [ARGUMENT_ERROR, 'PrimitiveError: no button has that name (the message lists them).', UNREACHABLE, EPISODE_FINISHED_ERROR],
       },
       run: async (args) => {
         const { fixture, joint } = resolve(rt, 'press', args.target as string, ['button']);
@@ -183,7 +182,7 @@ export function kitchenPrimitives(world: RobotWorld, rt: KitchenRuntime): Primit
           ARGUMENT_ERROR,
           'PrimitiveError: no knob, lever or spout has that name, or the setting is not one of its settings (the message lists them).',
           UNREACHABLE,
-          FINISHED,
+          EPISODE_FINISHED_ERROR,
         ],
       },
       run: async (args) => {
